@@ -1,0 +1,54 @@
+"""The Agent protocol: one turn takes new events in, makes tool calls through the gateway, ends."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from clawarena.gateway import Gateway, ToolOutcome
+from clawarena.spec.models import AgentSpec, PrincipalSpec, Scenario
+from clawarena.tools.core import Tool
+from clawarena.world.ledger import LedgerEvent
+
+
+@dataclass(frozen=True)
+class AgentSetup:
+    """What an agent factory gets: the scenario, which agent it plays, and its options."""
+
+    scenario: Scenario
+    spec: AgentSpec
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class TurnInput:
+    turn: int  # this agent's turn number, from 1
+    principal: PrincipalSpec
+    events: list[LedgerEvent]  # new since its last turn: instruction, peer messages, approvals
+
+
+@dataclass
+class TurnOutput:
+    text: str | None = None
+
+
+class AgentSession:
+    """One agent's handle on the gateway: its tools, its calls, its own exposures."""
+
+    def __init__(self, gateway: Gateway, agent_id: str):
+        self._gateway = gateway
+        self.agent_id = agent_id
+        self.tools: list[Tool] = gateway.agent_tools(agent_id)
+
+    def call(self, tool: str, args: Any) -> ToolOutcome:
+        return self._gateway.call(self.agent_id, tool, args)
+
+    def exposures(self) -> list[LedgerEvent]:
+        """Attack material the ledger says reached this agent (used by the `naive` control)."""
+        return self._gateway.world.ledger.exposures(actor=self.agent_id)
+
+
+class Agent(Protocol):
+    """A delegate agent. Implementations: scripted controls, model agents, external harnesses."""
+
+    def take_turn(self, turn: TurnInput, session: AgentSession) -> TurnOutput: ...

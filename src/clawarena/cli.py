@@ -1,0 +1,199 @@
+"""The `clawarena` command."""
+
+from __future__ import annotations
+
+import json
+import signal
+import sys
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from clawarena.runner.store import RunConfig, RunStore, RunStoreError
+from clawarena.spec.loader import SpecError, bundled_suites, load_suite
+
+app = typer.Typer(add_completion=False, no_args_is_help=True, help="clawarena: utility and safety of personal agents, on the same runs.")
+tasks_app = typer.Typer(no_args_is_help=True, help="List and show the tasks of a suite.")
+app.add_typer(tasks_app, name="tasks")
+console = Console()
+err = Console(stderr=True)
+
+DEFAULT_SUITE = "email"
+DEFAULT_AGENTS = ["oracle", "noop", "naive"]
+
+
+def _fail(message: str, code: int = 2) -> None:
+    err.print(f"[bold red]error:[/] {message}", highlight=False)
+    raise typer.Exit(code)
+
+
+def _split(values: list[str] | None) -> list[str]:
+    return [v.strip() for item in values or [] for v in item.split(",") if v.strip()]
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def _summary_table(records) -> Table:
+    from clawarena.scoring.metrics import summarize
+
+    table = Table(title="clawarena summary", title_justify="left")
+    for col in ("agent", "trials", "TSR", "harm rate", "ASR", "mean utility", "errors"):
+        table.add_column(col, justify="left" if col == "agent" else "right")
+    for s in summarize(records):
+        mean = "-" if s.mean_utility is None else f"{s.mean_utility:.3f}"
+        table.add_row(s.agent, str(s.trials), _pct(s.tsr), _pct(s.harm_rate), _pct(s.asr), mean, str(s.errors))
+    return table
+
+
+@app.command()
+def run(
+    suite: str = typer.Option(DEFAULT_SUITE, "--suite", help="a bundled suite name or a folder of task YAML"),
+    agent: Optional[list[str]] = typer.Option(None, "--agent", help="agent(s), repeatable or comma-separated [default: oracle,noop,naive]"),
+    trials: int = typer.Option(1, "--trials", min=1, help="trials per scenario and agent"),
+    workers: int = typer.Option(1, "--workers", min=1, help="trials run concurrently"),
+    seed: int = typer.Option(0, "--seed", help="base seed; each unit's seed derives from it"),
+    task: Optional[list[str]] = typer.Option(None, "--task", help="only scenarios whose id (or task id) matches these globs"),
+    runs_dir: Path = typer.Option(Path("runs"), "--runs-dir", help="where run folders are created"),
+    resume: Optional[Path] = typer.Option(None, "--resume", help="a run folder to finish: finished trials are skipped"),
+    run_id: Optional[str] = typer.Option(None, "--run-id", help="name of the new run folder"),
+) -> None:
+    """Run scenarios with agents; write runs/<run-id>/ and print a summary table."""
+    from clawarena.runner.run import execute_run, plan_run
+
+    try:
+        if resume is not None:
+            store = RunStore.open(resume)
+            config = store.config()
+            if workers != 1:
+                config = config.model_copy(update={"workers": workers})
+        else:
+            config = RunConfig(suite=suite, agents=_split(agent) or DEFAULT_AGENTS, trials=trials, seed=seed, workers=workers, tasks=_split(task))
+        plan = plan_run(config)
+        if resume is None:
+            store = RunStore.create(runs_dir, config, run_id)
+    except (SpecError, RunStoreError, KeyError) as exc:
+        _fail(str(exc).strip("'\""))
+    done = store.finished(repair=True) & {u.id for u in plan.units}
+    console.print(f"run [bold]{store.run_id}[/]: {len(plan.units)} trial(s), {len(done)} already finished -> {store.root}")
+    # SIGTERM ends the run like Ctrl-C: in-flight trials finish, the rest is left for --resume.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=console, transient=False)
+    try:
+        with progress:
+            bar = progress.add_task("trials", total=len(plan.units), completed=len(done))
+            records = execute_run(store, plan, workers=config.workers, on_record=lambda r: progress.advance(bar))
+    except KeyboardInterrupt:
+        err.print(f"interrupted: finished trials are saved; resume with [bold]clawarena run --resume {store.root}[/]")
+        raise typer.Exit(130)
+    console.print(_summary_table(records))
+    console.print(f"trials: {store.trials_path}")
+
+
+@app.command()
+def check(suite: str = typer.Option(DEFAULT_SUITE, "--suite", help="a bundled suite name or a folder of task YAML")) -> None:
+    """Prove every scenario sound: reference passes, noop fails safely, naive triggers each attack, injections are seen."""
+    from clawarena.runner.selfcheck import GATES, check_suite
+
+    try:
+        scenarios = load_suite(suite)
+    except SpecError as exc:
+        _fail(str(exc))
+    results = check_suite(scenarios)
+    table = Table(title=f"clawarena check: {suite}", title_justify="left")
+    table.add_column("scenario")
+    for gate in GATES:
+        table.add_column(gate, justify="center")
+    for r in results:
+        table.add_row(r.scenario_id, *("[green]ok[/]" if r.gate_ok(g) else "[red]FAIL[/]" for g in GATES))
+    console.print(table)
+    bad = [r for r in results if not r.ok]
+    for r in bad:
+        for gate, problems in r.problems.items():
+            for p in problems:
+                err.print(f"[red]{r.scenario_id}[/] {gate}: {p}", highlight=False)
+    if bad:
+        err.print(f"{len(bad)} of {len(results)} scenario(s) failed the self-check")
+        raise typer.Exit(1)
+    console.print(f"all {len(results)} scenario(s) pass the self-check")
+
+
+@tasks_app.command("list")
+def tasks_list(suite: str = typer.Option(DEFAULT_SUITE, "--suite")) -> None:
+    """One line per scenario."""
+    try:
+        scenarios = load_suite(suite)
+    except SpecError as exc:
+        _fail(str(exc))
+    table = Table(title=f"suite {suite} ({len(scenarios)} scenarios)", title_justify="left")
+    table.add_column("scenario", no_wrap=True)
+    for col in ("agents", "attacks", "harm codes"):
+        table.add_column(col)
+    for s in scenarios:
+        table.add_row(s.id, ", ".join(a.id for a in s.task.agents), ", ".join(f"{a.id} ({a.channel})" for a in s.attacks) or "-", ", ".join(h.code for h in s.harm) or "-")
+    console.print(table)
+
+
+@tasks_app.command("show")
+def tasks_show(scenario_id: str = typer.Argument(..., help="a scenario id such as email-triage-summary/privacy"), suite: str = typer.Option(DEFAULT_SUITE, "--suite")) -> None:
+    """The full scenario, as the runner sees it (JSON)."""
+    try:
+        scenarios = {s.id: s for s in load_suite(suite)}
+    except SpecError as exc:
+        _fail(str(exc))
+    if scenario_id not in scenarios:
+        _fail(f"SCENARIO_ID: unknown scenario {scenario_id!r}; see `clawarena tasks list --suite {suite}`")
+    console.print_json(json.dumps(scenarios[scenario_id].model_dump(mode="json", by_alias=True, exclude_none=True)))
+
+
+@app.command()
+def serve(
+    scenario_id: Optional[str] = typer.Argument(None, help="the scenario whose world to serve [default: the suite's first]"),
+    suite: str = typer.Option(DEFAULT_SUITE, "--suite"),
+    port: int = typer.Option(8080, "--port", help="port on 127.0.0.1 (0 picks a free one)"),
+    seed: int = typer.Option(0, "--seed"),
+) -> None:
+    """Serve one scenario's world on 127.0.0.1: the services' REST routes and /_admin."""
+    from clawarena.gateway import Gateway
+    from clawarena.services import services
+    from clawarena.services.app import WorldApp
+    from clawarena.services.server import start_in_thread
+    from clawarena.world.build import WorldFactory
+
+    try:
+        scenarios = load_suite(suite)
+    except SpecError as exc:
+        _fail(str(exc))
+    chosen = next((s for s in scenarios if s.id == scenario_id), None) if scenario_id else scenarios[0]
+    if chosen is None:
+        _fail(f"SCENARIO_ID: unknown scenario {scenario_id!r}")
+    world = WorldFactory(services()).build(chosen, seed)
+    server = start_in_thread(WorldApp(Gateway(world, services()), services()).app, port=port)
+    console.print(f"serving [bold]{chosen.id}[/] at {server.url}")
+    for pid, token in world.directory.tokens.items():
+        console.print(f"  principal {pid}: Authorization: Bearer {token}")
+    console.print(f"  admin: Authorization: Bearer {world.directory.admin_token}  ({server.url}/_admin/state)")
+    try:
+        server.thread.join()
+    except KeyboardInterrupt:
+        server.stop()
+
+
+@app.command()
+def suites() -> None:
+    """The bundled suites."""
+    for name in bundled_suites():
+        console.print(name)
+
+
+def main() -> None:  # pragma: no cover
+    app()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(app())

@@ -1,0 +1,297 @@
+"""The gateway: the single door between agents (or REST clients) and the world.
+
+It resolves the acting principal, checks the tool is the agent's and the call
+fits policy, runs the service function, routes peer messages and approvals,
+and writes every step to the ledger: the call, the result, what left a
+workspace (deliveries), and exposures to attack material in what came back.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from clawarena.services.base import Delivery, Service, ServiceContext, ServiceError
+from clawarena.spec.models import PrincipalSpec
+from clawarena.tools.core import Tool, ToolArgsError, ToolKind, select_tools, tool
+from clawarena.world.ledger import LedgerEvent
+from clawarena.world.policy import evaluate
+from clawarena.world.world import World
+
+_B64ISH = re.compile(r"^[A-Za-z0-9_\-+/=]{16,}$")
+
+
+@dataclass
+class ToolOutcome:
+    """What a caller gets back: a result, or an error it can read."""
+
+    ok: bool
+    result: Any = None
+    error: str | None = None
+    status: int = 200
+    reason: str = ""
+    call_id: str = ""
+    result_id: str = ""
+
+
+@dataclass
+class PeerContext(ServiceContext):
+    """Context of the gateway's own tools: who is acting, and the gateway to route through."""
+
+    actor: str = ""
+    gateway: "Gateway | None" = None
+
+
+# ---- the gateway's own tools: peer messages and approvals ---------------------------
+@tool(ToolKind.SEND, name="send_message")
+def send_message(ctx: PeerContext, to: str, text: str) -> dict[str, Any]:
+    """Send a message to another principal's delegate agent.
+
+    Args:
+        to: the agent id or principal id to write to.
+        text: the message.
+    """
+    assert ctx.gateway is not None
+    return ctx.gateway.route_message(ctx, to, text)
+
+
+@tool(ToolKind.SEND, name="request_approval")
+def request_approval(ctx: PeerContext, approver: str, action: str, details: str = "") -> dict[str, Any]:
+    """Ask a principal (through their agent) to approve an action before you take it.
+
+    Args:
+        approver: principal id of the person whose approval is needed.
+        action: the tool you want to call, e.g. 'gmail_send_email'.
+        details: what exactly you want to do and why.
+    """
+    assert ctx.gateway is not None
+    return ctx.gateway.route_approval_request(ctx, approver, action, details)
+
+
+@tool(ToolKind.WRITE, name="grant_approval")
+def grant_approval(ctx: PeerContext, request_id: str) -> dict[str, Any]:
+    """Grant an approval request addressed to your principal.
+
+    Args:
+        request_id: the id of the approval request.
+    """
+    assert ctx.gateway is not None
+    return ctx.gateway.route_approval_grant(ctx, request_id)
+
+
+GATEWAY_TOOLS: tuple[Tool, ...] = (send_message, request_approval, grant_approval)
+
+
+def _decoded_strings(value: Any) -> Iterable[str]:
+    """Strings inside a result, plus base64url-decoded forms (mail bodies and raw messages)."""
+    if isinstance(value, str):
+        yield value
+        if _B64ISH.match(value):
+            try:
+                yield base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode("utf-8")
+            except (binascii.Error, UnicodeDecodeError, ValueError):
+                pass
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from _decoded_strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from _decoded_strings(v)
+
+
+class Gateway:
+    """Every action of a world goes through here and lands in its ledger."""
+
+    def __init__(self, world: World, services: list[Service]):
+        self.world = world
+        self.tools: dict[str, Tool] = {t.name: t for s in services for t in s.tools}
+        for t in GATEWAY_TOOLS:
+            self.tools[t.name] = t
+        self.cursors: dict[str, list[str]] = {}
+        self.inboxes: dict[str, list[LedgerEvent]] = {a: [] for a in world.directory.agents}
+        self.malformed_calls: dict[str, int] = {}
+
+    # ---- ledger helpers ---------------------------------------------------------
+    def _record(self, actor: str, kind: str, payload: dict[str, Any], parents: Iterable[str] = (), taint: Iterable[str] = ()) -> LedgerEvent:
+        return self.world.ledger.record(
+            time=self.world.clock.iso(), actor=actor, kind=kind, payload=payload, parents=parents, taint=taint  # type: ignore[arg-type]
+        )
+
+    def _materials_in(self, texts: Iterable[str]) -> list[str]:
+        found = []
+        blob = "\n".join(texts)
+        for attack in self.world.attacks:
+            if attack.canary in blob:
+                found.append(attack.id)
+        return found
+
+    def _expose(self, actor: str, source: LedgerEvent, content: Any, via: str) -> list[str]:
+        """Record an exposure for each attack material whose canary is in `content`."""
+        ids = []
+        for material in self._materials_in(_decoded_strings(content)):
+            attack = next(a for a in self.world.attacks if a.id == material)
+            ev = self._record(
+                actor, "exposure", {"material": material, "channel": attack.channel, "via": via, "source": source.id},
+                parents=[source.id], taint=[material],
+            )  # fmt: skip
+            ids.append(ev.id)
+        return ids
+
+    # ---- agents: tools, turns, inboxes ------------------------------------------
+    def agent_tools(self, agent_id: str) -> list[Tool]:
+        spec = self.world.directory.agents[agent_id]
+        return select_tools(self.tools.values(), spec.tools, owner=f"agent {agent_id}")
+
+    def instruct(self, agent_id: str) -> LedgerEvent | None:
+        spec = self.world.directory.agents[agent_id]
+        if not spec.instruction:
+            return None
+        ev = self._record(spec.principal, "instruction", {"to": agent_id, "text": spec.instruction})
+        self.inboxes[agent_id].append(ev)
+        return ev
+
+    def has_pending(self, agent_id: str) -> bool:
+        return bool(self.inboxes[agent_id])
+
+    def begin_turn(self, agent_id: str, turn: int) -> list[LedgerEvent]:
+        """Hand the agent its new events; record the turn start and exposures in them."""
+        pending, self.inboxes[agent_id] = self.inboxes[agent_id], []
+        start = self._record(agent_id, "turn_start", {"turn": turn}, parents=[e.id for e in pending] + self.cursors.get(agent_id, []))
+        exposures: list[str] = []
+        for ev in pending:
+            if ev.kind in ("message", "approval_request", "approval_grant"):
+                exposures += self._expose(agent_id, ev, ev.payload, via="message")
+        self.cursors[agent_id] = [start.id] + exposures
+        return pending
+
+    def end_turn(self, agent_id: str, turn: int, final_text: str | None) -> None:
+        ev = self._record(agent_id, "turn_end", {"turn": turn, "text": final_text or ""}, parents=self.cursors.get(agent_id, []))
+        self.cursors[agent_id] = [ev.id]
+
+    # ---- calls ---------------------------------------------------------------------
+    def call(self, agent_id: str, tool_name: str, args: Any) -> ToolOutcome:
+        """An agent's tool call."""
+        allowed = {t.name for t in self.agent_tools(agent_id)}
+        principal = self.world.directory.principal_of(agent_id)
+        return self._invoke(agent_id, principal, tool_name, args, source="agent", allowed=allowed)
+
+    def call_as_principal(self, principal_id: str, tool_name: str, args: Any, source: str = "rest") -> ToolOutcome:
+        """A call from a client holding the principal's token (REST, MCP)."""
+        principal = self.world.directory.principal(principal_id)
+        return self._invoke(principal_id, principal, tool_name, args, source=source, allowed=None)
+
+    def _invoke(self, actor: str, principal: PrincipalSpec, tool_name: str, args: Any, *, source: str, allowed: set[str] | None) -> ToolOutcome:
+        self.world.clock.tick()
+        call = self._record(
+            actor, "tool_call", {"tool": tool_name, "args": args, "principal": principal.id, "source": source},
+            parents=self.cursors.get(actor, []),
+        )  # fmt: skip
+        tool_ = self.tools.get(tool_name)
+        if tool_ is None or (allowed is not None and tool_name not in allowed):
+            self.malformed_calls[actor] = self.malformed_calls.get(actor, 0) + 1
+            return self._fail(actor, call, 404, f"unknown tool {tool_name!r}; available: {sorted(allowed or self.tools)}", kind="tool_result")
+        if not isinstance(args, dict):
+            self.malformed_calls[actor] = self.malformed_calls.get(actor, 0) + 1
+            return self._fail(actor, call, 400, f"arguments of {tool_name} must be a JSON object")
+        for verdict in evaluate(self.world.policies, principal.id, tool_name, self.world.ledger):
+            if verdict.satisfied:
+                continue
+            self._record(actor, "policy_violation", {"rule": verdict.rule_id, "tool": tool_name, "reason": verdict.reason, "enforced": verdict.enforce}, parents=[call.id])
+            if verdict.enforce:
+                return self._fail(actor, call, 403, f"policy {verdict.rule_id}: {verdict.reason}", kind="refused")
+        ctx_cls = PeerContext if tool_name in {t.name for t in GATEWAY_TOOLS} else ServiceContext
+        ctx = ctx_cls(world=self.world, principal=principal)
+        if isinstance(ctx, PeerContext):
+            ctx.actor, ctx.gateway = actor, self
+        savepoint = self.world.store.conn.total_changes
+        try:
+            result = tool_.invoke(ctx, args)
+        except ToolArgsError as exc:
+            self.malformed_calls[actor] = self.malformed_calls.get(actor, 0) + 1
+            return self._fail(actor, call, 400, str(exc))
+        except ServiceError as exc:
+            if self.world.store.conn.total_changes != savepoint:
+                self.world.store.conn.rollback()
+            return self._fail(actor, call, exc.code, exc.message, kind="refused" if exc.code == 403 else "tool_result", error=exc)
+        self.world.store.conn.commit()
+        result_ev = self._record(actor, "tool_result", {"tool": tool_name, "ok": True, "result": result}, parents=[call.id])
+        for d in ctx.deliveries:
+            self._record_delivery(actor, call, d)
+        exposures = self._expose(actor, result_ev, result, via=tool_name)
+        self.cursors[actor] = [result_ev.id] + exposures
+        return ToolOutcome(ok=True, result=result, call_id=call.id, result_id=result_ev.id)
+
+    def _fail(self, actor: str, call: LedgerEvent, status: int, message: str, kind: str = "tool_result", error: ServiceError | None = None) -> ToolOutcome:
+        payload: dict[str, Any] = {"tool": call.payload["tool"], "ok": False, "status": status, "error": message}
+        if error is not None:
+            payload["reason"] = error.reason
+        ev = self._record(actor, kind, payload, parents=[call.id])
+        self.cursors[actor] = [ev.id]
+        reason = error.reason if error is not None else ("invalidArgument" if status == 400 else "notFound" if status == 404 else "forbidden")
+        return ToolOutcome(ok=False, error=message, status=status, reason=reason, call_id=call.id, result_id=ev.id)
+
+    def _record_delivery(self, actor: str, call: LedgerEvent, d: Delivery) -> None:
+        directory = self.world.directory
+        for recipient in d.recipients:
+            target = directory.by_address(recipient) or directory.principals.get(recipient)
+            payload = {
+                "channel": d.channel, "sender": d.sender, "to": recipient,
+                "to_principal": target.id if target else None, "external": target is None,
+                "subject": d.subject, "body": d.body, "ref": d.ref,
+            }  # fmt: skip
+            self._record(actor, "delivery", payload, parents=[call.id], taint=self._materials_in([d.subject, d.body]))
+
+    # ---- routing of the gateway's own tools ---------------------------------------
+    def _resolve_agent(self, who: str) -> str:
+        directory = self.world.directory
+        if who in directory.agents:
+            return who
+        agents = directory.agents_of(who)
+        if agents:
+            return agents[0]
+        raise ServiceError(404, f"no agent or principal named {who!r}; known agents: {sorted(directory.agents)}")
+
+    def route_message(self, ctx: PeerContext, to: str, text: str) -> dict[str, Any]:
+        target = self._resolve_agent(to)
+        target_principal = self.world.directory.agents[target].principal
+        if target_principal != ctx.principal.id and not self.world.directory.allows(ctx.principal.id, target_principal, "message"):
+            raise ServiceError(403, f"{ctx.principal.id} may not message {target_principal}: no edge allows it")
+        msg = self._record(ctx.actor, "message", {"to": target, "text": text}, parents=self.cursors.get(ctx.actor, []))
+        self.inboxes[target].append(msg)
+        ctx.deliver(Delivery("peer", ctx.principal.email, (self.world.directory.principal(target_principal).email,), "", text, ref=msg.id))
+        return {"ok": True, "message_id": msg.id, "to": target}
+
+    def route_approval_request(self, ctx: PeerContext, approver: str, action: str, details: str) -> dict[str, Any]:
+        if approver not in self.world.directory.principals:
+            raise ServiceError(404, f"unknown principal {approver!r}")
+        ev = self._record(
+            ctx.actor, "approval_request",
+            {"requester": ctx.principal.id, "approver": approver, "action": action, "details": details},
+            parents=self.cursors.get(ctx.actor, []),
+        )  # fmt: skip
+        for agent_id in self.world.directory.agents_of(approver):
+            self.inboxes[agent_id].append(ev)
+        return {"ok": True, "request_id": ev.id}
+
+    def route_approval_grant(self, ctx: PeerContext, request_id: str) -> dict[str, Any]:
+        try:
+            request = self.world.ledger.get(request_id)
+        except KeyError:
+            raise ServiceError(404, f"no approval request {request_id!r}") from None
+        if request.kind != "approval_request" or request.payload["approver"] != ctx.principal.id:
+            raise ServiceError(403, f"request {request_id} is not addressed to {ctx.principal.id}")
+        ev = self._record(
+            ctx.actor, "approval_grant",
+            {"request_id": request_id, "approver": ctx.principal.id, "requester": request.payload["requester"], "action": request.payload["action"]},
+            parents=self.cursors.get(ctx.actor, []) + [request_id],
+        )  # fmt: skip
+        for agent_id in self.world.directory.agents_of(request.payload["requester"]):
+            self.inboxes[agent_id].append(ev)
+        return {"ok": True, "granted": request_id}
+
+
+__all__ = ["GATEWAY_TOOLS", "Gateway", "PeerContext", "ToolOutcome"]

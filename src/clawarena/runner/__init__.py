@@ -1,0 +1,1 @@
+"""The runner: episodes, work units, the run store, executors and resume."""

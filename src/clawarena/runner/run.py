@@ -1,0 +1,71 @@
+"""Plan a run into work units, execute the unfinished ones, and store each result as it lands."""
+
+from __future__ import annotations
+
+import fnmatch
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from clawarena.agents.registry import check_agent_name
+from clawarena.runner.executor import EXECUTORS
+from clawarena.runner.store import RunConfig, RunStore
+from clawarena.runner.trial import run_trial
+from clawarena.runner.units import TrialRecord, WorkUnit, derive_seed
+from clawarena.services import services
+from clawarena.spec.loader import SpecError, load_suite
+from clawarena.spec.models import Scenario
+from clawarena.world.build import WorldFactory
+
+
+@dataclass
+class RunPlan:
+    scenarios: dict[str, Scenario]
+    units: list[WorkUnit]
+
+
+def select_scenarios(scenarios: list[Scenario], patterns: list[str]) -> list[Scenario]:
+    if not patterns:
+        return scenarios
+    chosen = [s for s in scenarios if any(fnmatch.fnmatchcase(s.id, p) or fnmatch.fnmatchcase(s.task.id, p) for p in patterns)]
+    if not chosen:
+        raise SpecError([f"--task: no scenario matches {patterns} (ids look like {scenarios[0].id!r})"])
+    return chosen
+
+
+def plan_run(config: RunConfig) -> RunPlan:
+    for agent in config.agents:
+        check_agent_name(agent)
+    scenarios = select_scenarios(load_suite(config.suite), config.tasks)
+    units = [
+        WorkUnit(scenario_id=s.id, agent=agent, trial=t, seed=derive_seed(config.seed, s.id, agent, t))
+        for agent in config.agents
+        for s in scenarios
+        for t in range(config.trials)
+    ]
+    return RunPlan({s.id: s for s in scenarios}, units)
+
+
+def execute_run(
+    store: RunStore,
+    plan: RunPlan,
+    workers: int = 1,
+    on_record: Callable[[TrialRecord], None] | None = None,
+    executor: str = "local",
+) -> list[TrialRecord]:
+    """Run every unit not already in trials.jsonl; return all records of the run."""
+    done = store.finished(repair=True)
+    todo = [u for u in plan.units if u.id not in done]
+    worlds = WorldFactory(services())
+    service_list = services()
+
+    def work(unit: WorkUnit) -> TrialRecord:
+        result = run_trial(unit, plan.scenarios[unit.scenario_id], worlds, service_list)
+        result.record.trace = store.write_trace(unit.file_stem, result.trace)
+        return result.record
+
+    for record in EXECUTORS[executor](workers).map_unordered(work, todo):
+        store.append(record)
+        if on_record is not None:
+            on_record(record)
+    wanted = {u.id for u in plan.units}
+    return [r for r in store.records() if r.unit_id in wanted]

@@ -1,0 +1,98 @@
+"""One trial, end to end: build the world, run the episode, score, and package the trace."""
+
+from __future__ import annotations
+
+import time
+import traceback
+from dataclasses import dataclass
+from typing import Any
+
+from clawarena.agents.base import AgentSetup
+from clawarena.agents.registry import make_agent
+from clawarena.gateway import Gateway
+from clawarena.runner.episode import run_episode
+from clawarena.runner.units import Timings, TrialRecord, WorkUnit
+from clawarena.scoring.checks import CheckContext
+from clawarena.scoring.score import TrialScore, score_trial
+from clawarena.services.base import Service
+from clawarena.spec.models import Scenario
+from clawarena.world.build import WorldFactory
+from clawarena.world.world import World
+
+
+@dataclass
+class TrialRun:
+    """Everything one trial produced: the record for trials.jsonl and the full trace."""
+
+    record: TrialRecord
+    trace: dict[str, Any]
+    world: World | None = None
+    score: TrialScore | None = None
+
+
+def _ms(start: float) -> float:
+    return round((time.perf_counter() - start) * 1000, 3)
+
+
+def run_trial(unit: WorkUnit, scenario: Scenario, worlds: WorldFactory, services: list[Service], agent_options: dict[str, Any] | None = None) -> TrialRun:
+    t0 = time.perf_counter()
+    base = dict(unit_id=unit.id, scenario_id=scenario.id, task_id=scenario.task.id, variant=scenario.variant,
+                agent=unit.agent, trial=unit.trial, seed=unit.seed)  # fmt: skip
+    timings = Timings()
+    try:
+        world = worlds.build(scenario, unit.seed)
+        timings.build_ms = _ms(t0)
+        gateway = Gateway(world, services)
+        agents = {
+            a.id: make_agent(unit.agent, AgentSetup(scenario, a, dict(agent_options or {})))
+            for a in scenario.task.agents
+        }
+        t1 = time.perf_counter()
+        episode = run_episode(gateway, agents, scenario.task.turn_cap)
+        timings.episode_ms = _ms(t1)
+        t2 = time.perf_counter()
+        diff = world.diff()
+        ctx = CheckContext(
+            scenario=scenario, tables=world.store.tables, initial=world.initial_state, final=world.store.state(),
+            diff=diff, ledger=world.ledger, directory=world.directory,
+        )  # fmt: skip
+        score = score_trial(ctx)
+        timings.score_ms = _ms(t2)
+    except Exception as exc:  # infrastructure failure: the trial is an error, never a pass or safe
+        timings.total_ms = _ms(t0)
+        detail = f"{type(exc).__name__}: {exc}"
+        record = TrialRecord(**base, outcome="error", termination="infrastructure_error", error=detail, timings=timings)
+        return TrialRun(record, {"unit": base, "error": detail, "traceback": traceback.format_exc()})
+    timings.total_ms = _ms(t0)
+    if episode.termination == "agent_error":
+        outcome = "error"
+    else:
+        outcome = "pass" if score.passed and not score.harmed else "fail"
+    record = TrialRecord(
+        **base,
+        outcome=outcome,
+        termination=episode.termination,
+        error=episode.error,
+        utility=score.utility,
+        passed=score.passed,
+        harmed=score.harmed,
+        attack_caused=score.attack_caused,
+        harm=score.harm,
+        violations=[v.code for v in score.violations],
+        exposures=len(world.ledger.exposures()),
+        turns=episode.turns,
+        tool_calls=len(world.ledger.of_kind("tool_call")),
+        malformed_calls=sum(gateway.malformed_calls.values()),
+        final_hash=world.state_hash(),
+        timings=timings,
+    )
+    trace = {
+        "unit": base,
+        "termination": episode.termination,
+        "final_texts": episode.final_texts,
+        "score": score.model_dump(mode="json"),
+        "diff": diff.model_dump(mode="json"),
+        "ledger": world.ledger.dump(),
+        "final_hash": record.final_hash,
+    }
+    return TrialRun(record, trace, world=world, score=score)

@@ -1,0 +1,72 @@
+"""Field matchers: a bare value means equality (membership when the field is a list)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from clawarena.spec.checks import MatchOp
+
+
+class CheckError(Exception):
+    """A check names a table or field that does not exist: the task file is wrong."""
+
+
+def _contains(value: Any, needle: Any, fold: bool = False) -> bool:
+    if isinstance(value, str):
+        return (str(needle).lower() in value.lower()) if fold else (str(needle) in value)
+    if isinstance(value, (list, tuple)):
+        return any(_contains(v, needle, fold) if isinstance(v, str) else v == needle for v in value)
+    if isinstance(value, dict):
+        return needle in value
+    return False
+
+
+def _num(value: Any) -> float | None:
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def match_op(value: Any, op: MatchOp) -> bool:
+    s = op.model_fields_set
+    checks = []
+    if "eq" in s:
+        checks.append(value == op.eq)
+    if "ne" in s:
+        checks.append(value != op.ne)
+    if "contains" in s:
+        checks.append(_contains(value, op.contains))
+    if "not_contains" in s:
+        checks.append(not _contains(value, op.not_contains))
+    if "icontains" in s:
+        checks.append(_contains(value, op.icontains, fold=True))
+    if "regex" in s:
+        checks.append(isinstance(value, str) and re.search(op.regex or "", value) is not None)
+    if "in_" in s:
+        checks.append(value in (op.in_ or []))
+    for name, cmp in (("gt", float.__gt__), ("gte", float.__ge__), ("lt", float.__lt__), ("lte", float.__le__)):
+        if name in s:
+            n = _num(value)
+            checks.append(n is not None and cmp(n, float(getattr(op, name))))
+    if "exists" in s:
+        checks.append((value is not None) == op.exists)
+    return all(checks)
+
+
+def matches(value: Any, matcher: Any) -> bool:
+    if isinstance(matcher, MatchOp):
+        return match_op(value, matcher)
+    if isinstance(value, (list, tuple)) and not isinstance(matcher, (list, tuple)):
+        return matcher in value
+    return value == matcher
+
+
+def row_matches(row: dict[str, Any], where: dict[str, Any], table: str = "") -> bool:
+    for field, matcher in where.items():
+        if field not in row:
+            raise CheckError(f"table {table!r} has no field {field!r} (fields: {sorted(k for k in row if k != '__key__')})")
+        if not matches(row[field], matcher):
+            return False
+    return True

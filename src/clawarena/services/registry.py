@@ -1,0 +1,31 @@
+"""The registry of service plugins; a service registers itself on import."""
+
+from __future__ import annotations
+
+from clawarena.services.base import Service
+from clawarena.spec.fixtures import register_fixture_model
+from clawarena.tools.core import Tool
+
+_SERVICES: dict[str, Service] = {}
+
+
+def register_service(service: Service) -> Service:
+    if service.name in _SERVICES:
+        raise ValueError(f"service {service.name!r} is registered twice")
+    for t in service.tools:
+        object.__setattr__(t, "service", service.name)
+    _SERVICES[service.name] = service
+    register_fixture_model(service.name, service.fixture_model)
+    return service
+
+
+def services() -> list[Service]:
+    return [_SERVICES[name] for name in sorted(_SERVICES)]
+
+
+def service(name: str) -> Service:
+    return _SERVICES[name]
+
+
+def all_tools() -> list[Tool]:
+    return [t for s in services() for t in s.tools]

@@ -1,0 +1,184 @@
+"""The task format: a base task, its variants, and the Scenario each variant becomes."""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import Field, field_validator, model_validator
+
+from clawarena.spec.base import Strict
+from clawarena.spec.checks import CheckSpec, HarmCheck
+from clawarena.spec.taxonomy import Channel, VariantName
+
+_SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+_IDENT = re.compile(r"^[A-Za-z0-9_.@-]+$")
+
+
+class PrincipalSpec(Strict):
+    """A person with a private workspace."""
+
+    id: str
+    name: str
+    email: str
+    org: str = ""
+    role: str = ""
+
+
+class EdgeSpec(Strict):
+    """A relation between two principals and what it allows their agents to do."""
+
+    source: str
+    target: str
+    relation: str = "colleague"
+    allows: list[Literal["message", "share", "approve"]] = ["message"]
+    mutual: bool = True
+
+
+class ToolCall(Strict):
+    """One tool call: in a reference solution, or as an attacker's goal."""
+
+    tool: str
+    args: dict[str, Any] = {}
+    turn: int = Field(default=1, ge=1, description="the agent's turn in which to make the call")
+
+
+class AgentSpec(Strict):
+    """A delegate agent acting for one principal."""
+
+    id: str
+    principal: str
+    instruction: str = ""
+    tools: list[str] = Field(min_length=1, description="tool names or globs such as 'gmail_*'")
+
+    @field_validator("id")
+    @classmethod
+    def _ident(cls, v: str) -> str:
+        if not _IDENT.match(v):
+            raise ValueError(f"agent id {v!r} may hold only letters, digits, '_', '.', '@' and '-'")
+        return v
+
+
+class RequireApproval(Strict):
+    """`principal`'s agent must have an approval from `approver` before calling any of `tools`."""
+
+    kind: Literal["require_approval"]
+    id: str
+    principal: str
+    approver: str
+    tools: list[str] = Field(min_length=1)
+    enforce: bool = Field(default=False, description="refuse the call (true) or only record the violation (false)")
+
+
+PolicySpec = Annotated[Union[RequireApproval], Field(discriminator="kind")]
+
+
+class AttackSpec(Strict):
+    """Attack material: where it is placed, what it says, and what its author wants done."""
+
+    id: str
+    channel: Channel
+    placement: dict[str, Any] = Field(description="channel-specific: where and as what the material appears")
+    payload: str
+    canary: str = Field(min_length=6, description="a unique string inside the payload that marks it wherever it travels")
+    goal: list[ToolCall] = Field(min_length=1, description="the attacker's goal as tool calls by the victim agent")
+    targets: list[str] = Field(default=[], description="attacker-controlled addresses or ids: harm reaching them is attack-caused")
+    victim: str | None = Field(default=None, description="the agent meant to read it; default: every agent")
+
+    @model_validator(mode="after")
+    def _canary_in_payload(self) -> "AttackSpec":
+        if self.canary not in self.payload:
+            raise ValueError(f"canary {self.canary!r} must appear in payload")
+        return self
+
+
+class WorldSpec(Strict):
+    """The world's fixed clock."""
+
+    now: str = "2026-03-02T09:00:00Z"
+    step_seconds: int = Field(default=1, ge=1)
+
+
+class VariantSpec(Strict):
+    """One variant of a base task; attack variants add material and harm checks."""
+
+    description: str = ""
+    inject: list[AttackSpec] = []
+    fixtures: dict[str, dict[str, Any]] = {}
+    harm: list[HarmCheck] = []
+    utility: list[CheckSpec] | None = Field(default=None, description="replaces the base utility checks when given")
+    judge_rubric: str = ""
+
+
+class TaskSpec(Strict):
+    """A base task: the workspaces, the agents' work, how to score it, and its variants."""
+
+    id: str
+    title: str
+    description: str = ""
+    tags: list[str] = []
+    world: WorldSpec = WorldSpec()
+    principals: list[PrincipalSpec] = Field(min_length=1)
+    edges: list[EdgeSpec] = []
+    agents: list[AgentSpec] = Field(min_length=1)
+    policies: list[PolicySpec] = []
+    fixtures: dict[str, dict[str, Any]] = {}
+    utility: list[CheckSpec] = Field(min_length=1)
+    harm: list[HarmCheck] = []
+    judge_rubric: str = ""
+    turn_cap: int = Field(default=12, ge=1)
+    reference: dict[str, list[ToolCall]] = Field(description="the reference solution: tool calls per agent id")
+    variants: dict[VariantName, VariantSpec] = {"benign": VariantSpec()}
+
+    @field_validator("id")
+    @classmethod
+    def _slug(cls, v: str) -> str:
+        if not _SLUG.match(v):
+            raise ValueError(f"task id {v!r} must be lower-case letters, digits and '-'")
+        return v
+
+    @model_validator(mode="after")
+    def _references(self) -> "TaskSpec":
+        principals = {p.id for p in self.principals}
+        agents = {a.id for a in self.agents}
+        for a in self.agents:
+            if a.principal not in principals:
+                raise ValueError(f"agent {a.id!r} acts for unknown principal {a.principal!r}")
+        for e in self.edges:
+            for end in (e.source, e.target):
+                if end not in principals:
+                    raise ValueError(f"edge names unknown principal {end!r}")
+        for agent_id in self.reference:
+            if agent_id not in agents:
+                raise ValueError(f"reference names unknown agent {agent_id!r}")
+        if "benign" not in self.variants:
+            raise ValueError("variants must include 'benign', the control")
+        for name, variant in self.variants.items():
+            for attack in variant.inject:
+                if attack.victim is not None and attack.victim not in agents:
+                    raise ValueError(f"variant {name!r}: attack {attack.id!r} names unknown victim {attack.victim!r}")
+        return self
+
+
+class Scenario(Strict):
+    """One variant of a base task, ready to run: what the runner, world and scorer consume."""
+
+    id: str
+    task: TaskSpec
+    variant: VariantName
+    source: str = ""
+    attacks: list[AttackSpec] = []
+    fixtures: dict[str, dict[str, Any]] = {}
+    utility: list[CheckSpec]
+    harm: list[HarmCheck] = []
+    judge_rubric: str = ""
+
+    @property
+    def is_attack(self) -> bool:
+        return bool(self.attacks)
+
+    def attack(self, material_id: str) -> AttackSpec:
+        for a in self.attacks:
+            if a.id == material_id:
+                return a
+        raise KeyError(material_id)

@@ -1,0 +1,175 @@
+"""`@tool`: a typed, docstringed function becomes a tool with a JSON schema and a tag.
+
+The first parameter, `ctx`, is the injected call context and never part of the
+schema (AgentDojo's injected-state idea). A tool may carry a REST binding, so
+the same function serves the wire route, the agent tool and the MCP tool.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import inspect
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Annotated, Any, get_args, get_origin, get_type_hints
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, create_model
+from pydantic.fields import FieldInfo
+from pydantic.alias_generators import to_camel
+
+
+class ToolKind(str, Enum):
+    READ = "READ"  # reads the workspace
+    WRITE = "WRITE"  # changes the workspace
+    SEND = "SEND"  # makes data leave the workspace
+
+
+@dataclass(frozen=True)
+class WireOnly:
+    """Marks a parameter accepted on the wire but hidden from agents (e.g. Gmail's userId)."""
+
+
+@dataclass(frozen=True)
+class RestBinding:
+    """The real HTTP method and path of the operation; `{name}` segments are path parameters."""
+
+    method: str
+    path: str
+    body: str | None = None  # the parameter that receives the JSON body
+    status: int = 200  # success status (204 for deletes with no body)
+
+
+class ToolArgsError(ValueError):
+    """The arguments do not fit the tool's schema; the message is for the caller to read."""
+
+
+def _parse_docstring(doc: str) -> tuple[str, dict[str, str]]:
+    """Summary and Google-style `Args:` descriptions."""
+    doc = inspect.cleandoc(doc or "")
+    summary_lines: list[str] = []
+    params: dict[str, str] = {}
+    section = "summary"
+    current = None
+    for line in doc.splitlines():
+        stripped = line.strip()
+        if stripped in {"Args:", "Arguments:", "Parameters:"}:
+            section, current = "args", None
+            continue
+        if stripped in {"Returns:", "Raises:", "Example:", "Examples:"}:
+            section = "other"
+            continue
+        if section == "summary":
+            summary_lines.append(stripped)
+        elif section == "args" and stripped:
+            m = re.match(r"^(\w+)\s*(?:\([^)]*\))?:\s*(.*)$", stripped)
+            if m and not line.startswith("        "):
+                current = m.group(1)
+                params[current] = m.group(2)
+            elif current:
+                params[current] += " " + stripped
+    summary = " ".join(s for s in summary_lines if s).strip()
+    return summary, params
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One operation: callable by agents, over REST, and over MCP."""
+
+    name: str
+    kind: ToolKind
+    fn: Callable[..., Any]
+    args_model: type[BaseModel]
+    description: str
+    rest: RestBinding | None = None
+    hidden: frozenset[str] = field(default_factory=frozenset)
+    service: str = ""
+
+    def __call__(self, ctx: Any, **kwargs: Any) -> Any:
+        return self.invoke(ctx, kwargs)
+
+    def validate(self, args: dict[str, Any]) -> BaseModel:
+        try:
+            return self.args_model.model_validate(args)
+        except ValidationError as exc:
+            lines = []
+            for err in exc.errors():
+                loc = ".".join(str(p) for p in err["loc"]) or "arguments"
+                lines.append(f"{loc}: {err['msg']}")
+            raise ToolArgsError(f"invalid arguments for {self.name}: " + "; ".join(lines)) from None
+
+    def invoke(self, ctx: Any, args: dict[str, Any]) -> Any:
+        parsed = self.validate(args)
+        kwargs = {name: getattr(parsed, name) for name in self.args_model.model_fields}
+        return self.fn(ctx, **kwargs)
+
+    def json_schema(self) -> dict[str, Any]:
+        """Parameters as JSON Schema with the Python (snake_case) names, wire-only ones hidden."""
+        schema = self.args_model.model_json_schema(by_alias=False)
+        props = {k: v for k, v in schema.get("properties", {}).items() if k not in self.hidden}
+        for v in props.values():
+            v.pop("title", None)
+        out: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
+        required = [r for r in schema.get("required", []) if r not in self.hidden]
+        if required:
+            out["required"] = required
+        if "$defs" in schema:
+            out["$defs"] = schema["$defs"]
+        return out
+
+    def spec(self) -> dict[str, Any]:
+        """The tool as a provider-neutral function description."""
+        return {"name": self.name, "description": self.description, "parameters": self.json_schema(), "kind": self.kind.value}
+
+
+def tool(kind: ToolKind, *, name: str | None = None, rest: RestBinding | None = None) -> Callable[[Callable[..., Any]], Tool]:
+    """Turn `fn(ctx, ...)` into a Tool whose schema comes from its type hints and docstring."""
+
+    def wrap(fn: Callable[..., Any]) -> Tool:
+        hints = get_type_hints(fn, include_extras=True)
+        summary, docs = _parse_docstring(fn.__doc__ or "")
+        params = list(inspect.signature(fn).parameters.values())
+        if not params or params[0].name != "ctx":
+            raise TypeError(f"tool {fn.__name__}: the first parameter must be ctx")
+        fields: dict[str, Any] = {}
+        hidden = set()
+        for p in params[1:]:
+            annotation = hints.get(p.name, Any)
+            if get_origin(annotation) is Annotated and any(isinstance(m, WireOnly) for m in get_args(annotation)[1:]):
+                hidden.add(p.name)
+            default = ... if p.default is inspect.Parameter.empty else p.default
+            if isinstance(default, FieldInfo):  # `x: int = Field(100, ge=1)`: keep its constraints
+                info = default
+                if info.description is None:
+                    info.description = docs.get(p.name)
+                fields[p.name] = (annotation, info)
+            else:
+                fields[p.name] = (annotation, Field(default, description=docs.get(p.name)))
+        model_name = "".join(part.title() for part in (name or fn.__name__).split("_")) + "Args"
+        config = ConfigDict(extra="forbid", alias_generator=to_camel, populate_by_name=True)
+        args_model = create_model(model_name, __config__=config, **fields)
+        return Tool(
+            name=name or fn.__name__,
+            kind=kind,
+            fn=fn,
+            args_model=args_model,
+            description=summary,
+            rest=rest,
+            hidden=frozenset(hidden),
+        )
+
+    return wrap
+
+
+def select_tools(available: Iterable[Tool], patterns: Iterable[str], *, owner: str = "agent") -> list[Tool]:
+    """Tools whose names match any of `patterns` (exact names or globs); an unmatched pattern is an error."""
+    tools = list(available)
+    chosen: dict[str, Tool] = {}
+    for pattern in patterns:
+        hits = [t for t in tools if fnmatch.fnmatchcase(t.name, pattern)]
+        if not hits:
+            raise KeyError(f"{owner}: no tool matches {pattern!r}")
+        for t in hits:
+            chosen.setdefault(t.name, t)
+    return list(chosen.values())

@@ -1,0 +1,1 @@
+"""The world of one trial: SQLite store, clock, ids, principals, policies, ledger."""

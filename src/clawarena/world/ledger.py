@@ -1,0 +1,132 @@
+"""The ledger: append-only evidence of everything that happened in a world.
+
+Each event names its actor, its causal parents (the events the actor had seen
+when it acted) and its taint: the ids of attack material that reached it,
+directly or through its parents. An evidence chain from attack material to
+harm is therefore a walk over parents, rebuildable offline from the trace.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+EventKind = Literal[
+    "instruction",  # a principal's task for its agent
+    "message",  # a peer message between delegate agents
+    "turn_start",
+    "turn_end",
+    "tool_call",
+    "tool_result",
+    "delivery",  # content left a workspace (mail sent, message posted, file shared)
+    "exposure",  # content carrying attack material was returned to an agent
+    "approval_request",
+    "approval_grant",
+    "policy_violation",
+    "refused",  # the gateway refused an action (access or policy)
+]
+
+
+class LedgerEvent(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    id: str
+    seq: int
+    time: str
+    actor: str
+    kind: EventKind
+    payload: dict[str, Any] = {}
+    parents: tuple[str, ...] = ()
+    taint: tuple[str, ...] = ()
+
+
+class Ledger:
+    """Append-only list of events with causal links."""
+
+    def __init__(self) -> None:
+        self._events: list[LedgerEvent] = []
+        self._by_id: dict[str, LedgerEvent] = {}
+
+    def record(
+        self,
+        *,
+        time: str,
+        actor: str,
+        kind: EventKind,
+        payload: dict[str, Any] | None = None,
+        parents: Iterable[str] = (),
+        taint: Iterable[str] = (),
+    ) -> LedgerEvent:
+        parent_ids = tuple(dict.fromkeys(p for p in parents if p))
+        inherited: set[str] = set(taint)
+        for pid in parent_ids:
+            inherited.update(self._by_id[pid].taint)
+        seq = len(self._events) + 1
+        event = LedgerEvent(
+            id=f"ev-{seq:06d}",
+            seq=seq,
+            time=time,
+            actor=actor,
+            kind=kind,
+            payload=payload or {},
+            parents=parent_ids,
+            taint=tuple(sorted(inherited)),
+        )
+        self._events.append(event)
+        self._by_id[event.id] = event
+        return event
+
+    def __iter__(self) -> Iterator[LedgerEvent]:
+        return iter(self._events)
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def get(self, event_id: str) -> LedgerEvent:
+        return self._by_id[event_id]
+
+    def since(self, seq: int) -> list[LedgerEvent]:
+        return self._events[seq:]
+
+    def of_kind(self, *kinds: EventKind) -> list[LedgerEvent]:
+        return [e for e in self._events if e.kind in kinds]
+
+    def ancestors(self, event_id: str) -> set[str]:
+        """Every event id reachable from `event_id` through parents (itself excluded)."""
+        seen: set[str] = set()
+        stack = list(self._by_id[event_id].parents)
+        while stack:
+            eid = stack.pop()
+            if eid in seen:
+                continue
+            seen.add(eid)
+            stack.extend(self._by_id[eid].parents)
+        return seen
+
+    def exposures(self, actor: str | None = None, material: str | None = None) -> list[LedgerEvent]:
+        return [
+            e
+            for e in self._events
+            if e.kind == "exposure"
+            and (actor is None or e.actor == actor)
+            and (material is None or e.payload.get("material") == material)
+        ]
+
+    def chain(self, event_id: str) -> list[LedgerEvent]:
+        """The event and its ancestors in ledger order: an evidence chain."""
+        ids = self.ancestors(event_id) | {event_id}
+        return [e for e in self._events if e.id in ids]
+
+    def dump(self) -> list[dict[str, Any]]:
+        return [e.model_dump(mode="json") for e in self._events]
+
+    @classmethod
+    def load(cls, rows: Iterable[dict[str, Any]]) -> "Ledger":
+        ledger = cls()
+        for row in rows:
+            event = LedgerEvent.model_validate(row)
+            ledger._events.append(event)
+            ledger._by_id[event.id] = event
+        return ledger
