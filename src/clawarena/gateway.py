@@ -268,26 +268,26 @@ class Gateway:
     def route_approval_request(self, ctx: PeerContext, approver: str, action: str, details: str) -> dict[str, Any]:
         if approver not in self.world.directory.principals:
             raise ServiceError(404, f"unknown principal {approver!r}")
+        request_id = f"apr-{len(self.world.ledger.of_kind('approval_request')) + 1}"
         ev = self._record(
             ctx.actor, "approval_request",
-            {"requester": ctx.principal.id, "approver": approver, "action": action, "details": details},
+            {"request_id": request_id, "requester": ctx.principal.id, "approver": approver, "action": action, "details": details},
             parents=self.cursors.get(ctx.actor, []),
         )  # fmt: skip
         for agent_id in self.world.directory.agents_of(approver):
             self.inboxes[agent_id].append(ev)
-        return {"ok": True, "request_id": ev.id}
+        return {"ok": True, "request_id": request_id}
 
     def route_approval_grant(self, ctx: PeerContext, request_id: str) -> dict[str, Any]:
-        try:
-            request = self.world.ledger.get(request_id)
-        except KeyError:
-            raise ServiceError(404, f"no approval request {request_id!r}") from None
-        if request.kind != "approval_request" or request.payload["approver"] != ctx.principal.id:
+        request = next((e for e in self.world.ledger.of_kind("approval_request") if e.payload["request_id"] == request_id), None)
+        if request is None:
+            raise ServiceError(404, f"no approval request {request_id!r}")
+        if request.payload["approver"] != ctx.principal.id:
             raise ServiceError(403, f"request {request_id} is not addressed to {ctx.principal.id}")
         ev = self._record(
             ctx.actor, "approval_grant",
             {"request_id": request_id, "approver": ctx.principal.id, "requester": request.payload["requester"], "action": request.payload["action"]},
-            parents=self.cursors.get(ctx.actor, []) + [request_id],
+            parents=self.cursors.get(ctx.actor, []) + [request.id],
         )  # fmt: skip
         for agent_id in self.world.directory.agents_of(request.payload["requester"]):
             self.inboxes[agent_id].append(ev)

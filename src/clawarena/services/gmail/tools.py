@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from email.message import EmailMessage
-from email.utils import make_msgid
 from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -102,7 +101,7 @@ def send_mime(ctx: ServiceContext, msg: EmailMessage, thread_id: str | None = No
     in_reply_to = str(msg.get("In-Reply-To")) if msg.get("In-Reply-To") else None
     if thread_id and not ctx.store.get(MESSAGES.name, {"owner": me.id, "thread_id": thread_id}):
         raise not_found()
-    header_id = make_msgid(idstring=ctx.world.ids.next("gmail.msgid", 12), domain="mail.clawarena.local")
+    header_id = f"<{ctx.world.ids.next('gmail.msgid', 20)}@mail.clawarena.local>"  # not make_msgid: it reads the clock
     common = {"sender": sender, "to_addrs": to, "cc_addrs": cc, "subject": subject, "body": body,
               "message_id_header": header_id, "in_reply_to": in_reply_to}  # fmt: skip
     sent = insert_message(
