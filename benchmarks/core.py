@@ -1,0 +1,48 @@
+"""Core speed figures: world build from a cached snapshot, one tool call, one whole trial.
+
+Run: python benchmarks/core.py   (prints p50/p95 in milliseconds)
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+from clawarena.gateway import Gateway
+from clawarena.runner.trial import run_trial
+from clawarena.runner.units import WorkUnit
+from clawarena.services import services
+from clawarena.spec.loader import load_suite
+from clawarena.world.build import WorldFactory
+
+
+def timed(fn, n: int) -> list[float]:
+    out = []
+    for _ in range(n):
+        t = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+def report(name: str, samples: list[float]) -> None:
+    q = statistics.quantiles(samples, n=20)
+    print(f"{name:<44} p50 {statistics.median(samples):8.3f} ms   p95 {q[18]:8.3f} ms   (n={len(samples)})")
+
+
+def main() -> None:
+    scenario = next(s for s in load_suite("email") if s.id == "email-triage-summary/privacy")
+    factory = WorldFactory(services())
+    factory.template(scenario)  # warm the snapshot cache
+    report("world build from cached snapshot", timed(lambda: factory.build(scenario, 1), 500))
+    world = factory.build(scenario, 1)
+    gw = Gateway(world, services())
+    report("gmail_messages_get via gateway (tool layer)", timed(lambda: gw.call("alice-agent", "gmail_messages_get", {"id": "m-launch"}), 2000))
+    report("gmail_messages_list via gateway", timed(lambda: gw.call("alice-agent", "gmail_messages_list", {"q": "is:unread"}), 2000))
+    for agent in ("oracle", "naive"):
+        unit = WorkUnit(scenario_id=scenario.id, agent=agent, trial=0, seed=1)
+        report(f"whole trial ({agent}, build+episode+score)", timed(lambda: run_trial(unit, scenario, factory, services()), 300))
+
+
+if __name__ == "__main__":
+    main()
