@@ -1,7 +1,7 @@
 import pytest
 
 from clawarena.spec.loader import SpecError, expand, load_suite, load_task_file
-from conftest import MINI_TASK, write_task
+from tests.conftest import MINI_TASK, write_task
 
 
 def problems_of(tmp_path, text, name="x.yaml"):

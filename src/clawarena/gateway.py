@@ -216,7 +216,7 @@ class Gateway:
         except ServiceError as exc:
             if self.world.store.conn.total_changes != savepoint:
                 self.world.store.conn.rollback()
-            return self._fail(actor, call, exc.code, exc.message, kind="refused" if exc.code == 403 else "tool_result", error=exc)
+            return self._fail(actor, call, exc.code, exc.message, kind="refused" if exc.denied else "tool_result", error=exc)
         self.world.store.conn.commit()
         result_ev = self._record(actor, "tool_result", {"tool": tool_name, "ok": True, "result": result}, parents=[call.id])
         for d in ctx.deliveries:

@@ -23,10 +23,12 @@ ErrorStyle = Literal["google", "slack"]
 class ServiceError(Exception):
     """An error the real API would return: HTTP status, canonical status and reason."""
 
-    def __init__(self, code: int, message: str, *, reason: str = "", status: str = ""):
+    def __init__(self, code: int, message: str, *, reason: str = "", status: str = "", denied: bool = False):
         super().__init__(message)
         self.code = code
         self.message = message
+        # An access refusal (another principal's data), whatever the status: the ledger records it as `refused`.
+        self.denied = denied or code == 403
         self.reason = reason or _DEFAULT_REASON.get(code, "backendError")
         self.status = status or _DEFAULT_STATUS.get(code, "UNKNOWN")
 
@@ -39,6 +41,36 @@ _DEFAULT_STATUS = {
     404: "NOT_FOUND",
     409: "ALREADY_EXISTS",
 }
+
+
+MEDIA_KEY = "_media"
+
+
+def media_result(data: bytes, mime_type: str) -> dict[str, Any]:
+    """A tool result that REST serves as raw bytes (Drive `alt=media`, exports); agents see it as JSON."""
+    import base64
+
+    text: str | None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        text = None
+    return {MEDIA_KEY: {"mimeType": mime_type, "base64": base64.b64encode(data).decode(), "text": text}}
+
+
+def decode_media(media: dict[str, Any] | None) -> bytes:
+    """The bytes of an uploaded media argument {"mimeType", "data"(base64)} or {"text"}."""
+    import base64
+    import binascii
+
+    if not media:
+        return b""
+    if media.get("text") is not None:
+        return str(media["text"]).encode()
+    try:
+        return base64.b64decode(media.get("data", ""))
+    except (binascii.Error, ValueError) as exc:
+        raise invalid("media.data must be base64") from exc
 
 
 def not_found(what: str = "Requested entity was not found.") -> ServiceError:
@@ -78,7 +110,12 @@ class ServiceContext:
 
 
 class Service:
-    """Base class of a service plugin; subclasses set the class attributes."""
+    """Base class of a service plugin; subclasses set the class attributes.
+
+    Skills are data next to the service's code: `skills/SKILL.md` is the tier-1
+    summary (what the service does, its most useful tools); every other
+    `skills/*.md` is a tier-2 reference page loaded on demand.
+    """
 
     name: ClassVar[str]
     tables: ClassVar[tuple[TableSpec, ...]]
@@ -86,7 +123,29 @@ class Service:
     tools: ClassVar[tuple[Tool, ...]]
     channels: ClassVar[tuple[str, ...]] = ()
     error_style: ClassVar[ErrorStyle] = "google"
-    skill: ClassVar[str] = ""
+
+    def _skills_dir(self):
+        import sys
+        from importlib import resources
+
+        module = sys.modules[type(self).__module__]
+        return resources.files(module.__package__ or module.__name__).joinpath("skills")
+
+    def skill(self) -> str:
+        """Tier 1: the summary an agent gets when skills are on."""
+        path = self._skills_dir().joinpath("SKILL.md")
+        return path.read_text(encoding="utf-8") if path.is_file() else ""
+
+    def skill_pages(self) -> dict[str, str]:
+        """Tier 2: reference pages by name, read on demand."""
+        folder = self._skills_dir()
+        if not folder.is_dir():
+            return {}
+        return {
+            p.name[:-3]: p.read_text(encoding="utf-8")
+            for p in sorted(folder.iterdir(), key=lambda p: p.name)
+            if p.name.endswith(".md") and p.name != "SKILL.md"
+        }
 
     def seed(self, world: World, fixture: dict[str, Any]) -> None:
         raise NotImplementedError

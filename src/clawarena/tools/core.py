@@ -33,12 +33,21 @@ class WireOnly:
 
 @dataclass(frozen=True)
 class RestBinding:
-    """The real HTTP method and path of the operation; `{name}` segments are path parameters."""
+    """The real HTTP method and path of the operation; `{name}` segments are path parameters.
+
+    `body` names the parameter that receives the JSON request body. `media` names
+    the parameter that receives uploaded bytes as {"mimeType", "data" (base64)};
+    such operations are also served on `upload_path` (multipart/related or raw
+    media, as the Google clients send them).
+    """
 
     method: str
     path: str
-    body: str | None = None  # the parameter that receives the JSON body
+    body: str | None = None
     status: int = 200  # success status (204 for deletes with no body)
+    media: str | None = None
+    upload_path: str | None = None
+    methods: tuple[str, ...] = ()  # extra HTTP methods accepted on the same path (Slack: GET and POST)
 
 
 class ToolArgsError(ValueError):

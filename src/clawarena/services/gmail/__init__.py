@@ -14,18 +14,12 @@ from clawarena.spec.models import AttackSpec
 from clawarena.world.clock import parse_time
 from clawarena.world.world import World
 
-SKILL = """Gmail: read, search, label, trash and send mail in your principal's mailbox.
-Start with gmail_messages_list (q uses Gmail search: from:, to:, subject:, label:, is:unread, newer_than:7d),
-read with gmail_read_email, reply or send with gmail_send_email, label with gmail_messages_modify."""
-
-
 class GmailService(Service):
     name = "gmail"
     tables = (MESSAGES, LABELS)
     fixture_model = GmailFixtures
     tools = gmail_tools.TOOLS
     channels = ("email",)
-    skill = SKILL
 
     def _ctx(self, world: World, owner: str) -> ServiceContext:
         if owner not in world.directory.principals:

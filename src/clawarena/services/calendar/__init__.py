@@ -1,0 +1,1 @@
+"""calendar service (being built; registers itself on import once complete)."""

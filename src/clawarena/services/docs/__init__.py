@@ -1,0 +1,1 @@
+"""docs service (being built; registers itself on import once complete)."""

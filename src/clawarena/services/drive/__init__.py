@@ -1,0 +1,1 @@
+"""drive service (being built; registers itself on import once complete)."""

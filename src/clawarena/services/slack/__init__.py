@@ -1,0 +1,1 @@
+"""slack service (being built; registers itself on import once complete)."""
