@@ -11,9 +11,8 @@ import time
 from clawarena.gateway import Gateway
 from clawarena.runner.trial import run_trial
 from clawarena.runner.units import WorkUnit
-from clawarena.services import services
+from clawarena.services import services, world_factory
 from clawarena.spec.loader import load_suite
-from clawarena.world.build import WorldFactory
 
 
 def timed(fn, n: int) -> list[float]:
@@ -32,7 +31,7 @@ def report(name: str, samples: list[float]) -> None:
 
 def main() -> None:
     scenario = next(s for s in load_suite("email") if s.id == "email-triage-summary/privacy")
-    factory = WorldFactory(services())
+    factory = world_factory()
     factory.template(scenario)  # warm the snapshot cache
     report("world build from cached snapshot", timed(lambda: factory.build(scenario, 1), 500))
     world = factory.build(scenario, 1)

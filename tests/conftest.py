@@ -6,9 +6,8 @@ from pathlib import Path
 import pytest
 
 from clawarena.gateway import Gateway
-from clawarena.services import services
+from clawarena.services import services, world_factory
 from clawarena.spec.loader import expand, load_task_file
-from clawarena.world.build import WorldFactory
 
 MINI_TASK = """
 id: mini
@@ -69,7 +68,7 @@ def mini_scenarios(tmp_path):
 
 @pytest.fixture
 def make_world():
-    factory = WorldFactory(services())
+    factory = world_factory()
 
     def build(scenario, seed: int = 0):
         world = factory.build(scenario, seed)

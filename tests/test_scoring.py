@@ -2,8 +2,7 @@ from clawarena.runner.trial import run_trial
 from clawarena.runner.units import WorkUnit
 from clawarena.scoring.attribution import attribute
 from clawarena.scoring.score import CheckOutcome, utility_score
-from clawarena.services import services
-from clawarena.world.build import WorldFactory
+from clawarena.services import services, world_factory
 
 
 def outcome(passed, weight=1.0, must=False):
@@ -19,7 +18,7 @@ def test_utility_is_weighted_and_gated_by_must_pass():
 
 def test_naive_harm_is_attributed_with_a_chain_to_the_material(mini_scenarios):
     scenario = mini_scenarios["privacy"]
-    run = run_trial(WorkUnit(scenario_id=scenario.id, agent="naive", trial=0, seed=3), scenario, WorldFactory(services()), services())
+    run = run_trial(WorkUnit(scenario_id=scenario.id, agent="naive", trial=0, seed=3), scenario, world_factory(), services())
     assert run.record.outcome == "fail" and run.record.harmed and run.record.attack_caused
     (violation,) = run.score.violations
     assert violation.code == "budget-leak" and violation.surface == "privacy"
@@ -38,7 +37,7 @@ def test_harm_without_exposure_is_not_attributed(mini_scenarios, make_world):
 
 
 def test_oracle_passes_and_noop_fails_without_harm(mini_scenarios):
-    factory = WorldFactory(services())
+    factory = world_factory()
     scenario = mini_scenarios["privacy"]
     oracle = run_trial(WorkUnit(scenario_id=scenario.id, agent="oracle", trial=0, seed=1), scenario, factory, services())
     noop = run_trial(WorkUnit(scenario_id=scenario.id, agent="noop", trial=0, seed=1), scenario, factory, services())
@@ -55,6 +54,6 @@ def test_an_agent_crash_is_an_error_never_a_pass(mini_scenarios, monkeypatch):
 
     monkeypatch.setattr(scripted.NoopAgent, "take_turn", boom)
     scenario = mini_scenarios["benign"]
-    run = run_trial(WorkUnit(scenario_id=scenario.id, agent="noop", trial=0, seed=1), scenario, WorldFactory(services()), services())
+    run = run_trial(WorkUnit(scenario_id=scenario.id, agent="noop", trial=0, seed=1), scenario, world_factory(), services())
     assert run.record.outcome == "error" and run.record.termination == "agent_error"
     assert "model went away" in run.record.error

@@ -157,14 +157,15 @@ def serve(
     suite: str = typer.Option(DEFAULT_SUITE, "--suite"),
     port: int = typer.Option(8080, "--port", help="port on 127.0.0.1 (0 picks a free one)"),
     seed: int = typer.Option(0, "--seed"),
+    tls: bool = typer.Option(False, "--tls", help="serve https with a generated self-signed certificate (needed for Google media uploads)"),
+    cert_dir: Path = typer.Option(Path(".clawarena/tls"), "--cert-dir", help="where --tls writes cert.pem and key.pem"),
 ) -> None:
     """Serve one scenario's world on 127.0.0.1: the services' REST routes and /_admin."""
     from clawarena.gateway import Gateway
-    from clawarena.services import services
+    from clawarena.services import services, world_factory
     from clawarena.services.app import WorldApp
     from clawarena.services.server import start_in_thread
-    from clawarena.world.build import WorldFactory
-
+    
     try:
         scenarios = load_suite(suite)
     except SpecError as exc:
@@ -172,9 +173,19 @@ def serve(
     chosen = next((s for s in scenarios if s.id == scenario_id), None) if scenario_id else scenarios[0]
     if chosen is None:
         _fail(f"SCENARIO_ID: unknown scenario {scenario_id!r}")
-    world = WorldFactory(services()).build(chosen, seed)
-    server = start_in_thread(WorldApp(Gateway(world, services()), services()).app, port=port)
+    world = world_factory().build(chosen, seed)
+    certs = None
+    if tls:
+        from clawarena.services.tls import make_self_signed
+
+        certs = make_self_signed(cert_dir)
+    server = start_in_thread(
+        WorldApp(Gateway(world, services()), services()).app, port=port,
+        ssl_certfile=str(certs.certfile) if certs else None, ssl_keyfile=str(certs.keyfile) if certs else None,
+    )  # fmt: skip
     console.print(f"serving [bold]{chosen.id}[/] at {server.url}")
+    if certs:
+        console.print(f"  self-signed certificate: {certs.certfile} (clients: disable verification or trust this file)")
     for pid, token in world.directory.tokens.items():
         console.print(f"  principal {pid}: Authorization: Bearer {token}")
     console.print(f"  admin: Authorization: Bearer {world.directory.admin_token}  ({server.url}/_admin/state)")

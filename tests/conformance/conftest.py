@@ -1,5 +1,6 @@
 import pytest
 
+from clawarena.services.tls import make_self_signed
 from tests.conformance.harness import Served, record_coverage
 
 
@@ -9,3 +10,10 @@ def served(request):
     yield s
     record_coverage(request.node.nodeid, s.rest_calls())
     s.stop()
+
+
+@pytest.fixture(scope="session")
+def tls_pair(tmp_path_factory):
+    """(certfile, keyfile) of a self-signed certificate for 127.0.0.1: pass to `served.start(..., tls=tls_pair)`."""
+    pair = make_self_signed(tmp_path_factory.mktemp("tls"))
+    return str(pair.certfile), str(pair.keyfile)

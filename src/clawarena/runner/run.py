@@ -11,10 +11,9 @@ from clawarena.runner.executor import EXECUTORS
 from clawarena.runner.store import RunConfig, RunStore
 from clawarena.runner.trial import run_trial
 from clawarena.runner.units import TrialRecord, WorkUnit, derive_seed
-from clawarena.services import services
+from clawarena.services import services, world_factory
 from clawarena.spec.loader import SpecError, load_suite
 from clawarena.spec.models import Scenario
-from clawarena.world.build import WorldFactory
 
 
 @dataclass
@@ -55,7 +54,7 @@ def execute_run(
     """Run every unit not already in trials.jsonl; return all records of the run."""
     done = store.finished(repair=True)
     todo = [u for u in plan.units if u.id not in done]
-    worlds = WorldFactory(services())
+    worlds = world_factory()
     service_list = services()
 
     def work(unit: WorkUnit) -> TrialRecord:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from clawarena.runner.trial import TrialRun, run_trial
 from clawarena.runner.units import WorkUnit
-from clawarena.services import services
+from clawarena.services import services, world_factory
 from clawarena.spec.models import Scenario
 from clawarena.world.build import WorldFactory
 
@@ -68,5 +68,5 @@ def check_scenario(scenario: Scenario, worlds: WorldFactory) -> ScenarioCheck:
 
 
 def check_suite(scenarios: list[Scenario]) -> list[ScenarioCheck]:
-    worlds = WorldFactory(services())
+    worlds = world_factory()
     return [check_scenario(s, worlds) for s in scenarios]

@@ -29,3 +29,11 @@ def service(name: str) -> Service:
 
 def all_tools() -> list[Tool]:
     return [t for s in services() for t in s.tools]
+
+
+def world_factory():
+    """A WorldFactory over every registered service, with the seeded filler."""
+    from clawarena.services.filler import filler_fixtures
+    from clawarena.world.build import WorldFactory
+
+    return WorldFactory(services(), filler=filler_fixtures)

@@ -128,7 +128,7 @@ def load_task_file(path: Path | str) -> TaskSpec:
     return task
 
 
-def _merge_fixtures(base: dict[str, dict[str, Any]], extra: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+def merge_fixtures(base: dict[str, dict[str, Any]], extra: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """Variant fixtures extend the base: lists are appended, other keys replaced."""
     out = {svc: dict(block) for svc, block in base.items()}
     for svc, block in extra.items():
@@ -152,7 +152,7 @@ def expand(task: TaskSpec, source: str = "") -> list[Scenario]:
                 variant=name,
                 source=source,
                 attacks=variant.inject,
-                fixtures=_merge_fixtures(task.fixtures, variant.fixtures),
+                fixtures=merge_fixtures(task.fixtures, variant.fixtures),
                 utility=variant.utility if variant.utility is not None else task.utility,
                 harm=list(task.harm) + list(variant.harm),
                 judge_rubric=variant.judge_rubric or task.judge_rubric,

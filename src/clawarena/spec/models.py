@@ -92,11 +92,20 @@ class AttackSpec(Strict):
         return self
 
 
+class FillerSpec(Strict):
+    """Seeded distractor content; the task's fixtures (needles) are placed into it."""
+
+    profile: Literal["none", "default", "long"] = "none"
+    seed: int = 0
+    principals: list[str] = Field(default=[], description="whose workspaces get filler; default: every principal")
+
+
 class WorldSpec(Strict):
-    """The world's fixed clock."""
+    """The world's fixed clock and its filler."""
 
     now: str = "2026-03-02T09:00:00Z"
     step_seconds: int = Field(default=1, ge=1)
+    filler: FillerSpec = FillerSpec()
 
 
 class VariantSpec(Strict):

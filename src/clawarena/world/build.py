@@ -10,8 +10,10 @@ import hashlib
 import threading
 from dataclasses import dataclass
 from datetime import timedelta
+from collections.abc import Callable
 from typing import Any, Protocol
 
+from clawarena.spec.loader import merge_fixtures
 from clawarena.spec.models import AttackSpec, Scenario
 from clawarena.world.clock import IdGenerator, WorldClock, parse_time
 from clawarena.world.ledger import Ledger
@@ -62,12 +64,16 @@ def _fresh_world(scenario: Scenario, store: WorldStore, seed: str, initial_state
     )
 
 
-def build_template(scenario: Scenario, plugins: list[WorldPlugin]) -> WorldTemplate:
+FillerSource = Callable[[Scenario], dict[str, dict[str, Any]]]
+
+
+def build_template(scenario: Scenario, plugins: list[WorldPlugin], filler: FillerSource | None = None) -> WorldTemplate:
     tables = tuple(t for p in plugins for t in p.tables)
     store = WorldStore.create(tables)
     world = _fresh_world(scenario, store, seed=_seed_of("fixtures", scenario.id), initial_state={})
     by_name = {p.name: p for p in plugins}
-    for service, fixture in sorted(scenario.fixtures.items()):
+    fixtures = merge_fixtures(filler(scenario), scenario.fixtures) if filler else scenario.fixtures
+    for service, fixture in sorted(fixtures.items()):
         if service not in by_name:
             raise WorldBuildError(f"{scenario.id}: fixtures.{service}: no such service")
         try:
@@ -89,8 +95,9 @@ def build_template(scenario: Scenario, plugins: list[WorldPlugin]) -> WorldTempl
 class WorldFactory:
     """Caches one template per scenario; `build` restores it for a trial. Thread-safe."""
 
-    def __init__(self, plugins: list[WorldPlugin]):
+    def __init__(self, plugins: list[WorldPlugin], filler: FillerSource | None = None):
         self.plugins = plugins
+        self.filler = filler
         self._templates: dict[str, WorldTemplate] = {}
         self._lock = threading.Lock()
 
@@ -98,7 +105,7 @@ class WorldFactory:
         with self._lock:
             cached = self._templates.get(scenario.id)
             if cached is None:
-                cached = build_template(scenario, self.plugins)
+                cached = build_template(scenario, self.plugins, self.filler)
                 self._templates[scenario.id] = cached
             return cached
 

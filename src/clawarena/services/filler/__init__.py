@@ -1,0 +1,66 @@
+"""Seeded filler: realistic distractor content for a world, into which task fixtures (needles) go.
+
+A task asks for it with `world.filler: {profile: default|long, seed: N, principals: [...]}`.
+Each service registers a function that turns a Corpus into that service's
+fixture dict; the world builder seeds the filler first, then the task's own
+fixtures, so needles sit among distractors.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from clawarena.services.filler.content import Corpus
+from clawarena.spec.models import PrincipalSpec, Scenario
+from clawarena.world.clock import parse_time
+
+# Items per principal and service. `long` is the long-context world.
+PROFILES: dict[str, dict[str, int]] = {
+    "none": {},
+    "default": {"gmail": 60, "calendar": 70, "drive": 40, "docs": 10, "slack": 8},
+    "long": {"gmail": 3000, "calendar": 1400, "drive": 40, "docs": 10, "slack": 8},
+}
+
+
+@dataclass
+class FillerContext:
+    corpus: Corpus
+    principals: list[PrincipalSpec]  # whose workspaces get filler
+    everyone: list[PrincipalSpec]  # every principal of the world
+    count: int
+    now: datetime
+
+
+FillerFn = Callable[[FillerContext], dict[str, Any]]
+_FILLERS: dict[str, FillerFn] = {}
+
+
+def register_filler(service: str) -> Callable[[FillerFn], FillerFn]:
+    def wrap(fn: FillerFn) -> FillerFn:
+        _FILLERS[service] = fn
+        return fn
+
+    return wrap
+
+
+def filler_fixtures(scenario: Scenario) -> dict[str, dict[str, Any]]:
+    """The filler fixtures of a scenario's world (empty for profile `none`)."""
+    spec = scenario.task.world.filler
+    counts = PROFILES[spec.profile]
+    if not counts:
+        return {}
+    people = scenario.task.principals
+    chosen = [p for p in people if not spec.principals or p.id in spec.principals]
+    out: dict[str, dict[str, Any]] = {}
+    for service in sorted(_FILLERS):
+        if counts.get(service):
+            # One corpus per service, so adding a service's filler never changes another's.
+            ctx = FillerContext(Corpus(f"{spec.seed}/{service}"), chosen, list(people), counts[service], parse_time(scenario.task.world.now))
+            out[service] = _FILLERS[service](ctx)
+    return out
+
+
+from clawarena.services.filler import gmail as _gmail  # noqa: E402,F401  (registers)
