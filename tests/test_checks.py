@@ -48,11 +48,13 @@ def test_record_exists_and_absent(acted):
     miss = check(ctx, kind="record_exists", table="gmail_messages", where={"id": "m2", "label_ids": {"not_contains": "TRASH"}})
     assert not miss.passed
     assert miss.rows == ["gmail_messages/m2"]  # the row that used to match
-    trash_call = [e.id for e in world.ledger.of_kind("tool_call") if e.payload["tool"] == "gmail_messages_trash"]
-    assert miss.evidence == trash_call
+    trash_call = next(e.id for e in world.ledger.of_kind("tool_call") if e.payload["tool"] == "gmail_messages_trash")
+    trash_write = [e.id for e in world.ledger.of_kind("state_change") if e.parents == (trash_call,)]
+    assert miss.evidence == trash_write and len(trash_write) == 1
+    assert world.ledger.get(trash_write[0]).payload["changes"] == [{"table": "gmail_messages", "key": "m2", "op": "update"}]
     assert check(ctx, kind="record_absent", table="gmail_messages", where={"owner": "alice", "subject": "nothing like this"}).passed
     absent = check(ctx, kind="record_absent", table="gmail_messages", where={"id": "m2", "label_ids": "TRASH"})
-    assert not absent.passed and absent.evidence == trash_call
+    assert not absent.passed and absent.evidence == trash_write
 
 
 def test_field_equals(acted):

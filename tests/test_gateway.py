@@ -89,3 +89,16 @@ def test_failed_write_is_rolled_back(mini_scenarios, make_world):
     out = gw.call("alice-agent", "gmail_messages_modify", {"id": "m1", "body": {"addLabelIds": ["NOPE"]}})
     assert not out.ok and out.status == 400 and "Invalid label" in out.error
     assert world.state_hash() == before
+
+
+def test_each_write_records_exactly_the_rows_it_changed(mini_scenarios, make_world):
+    world, gw = make_world(mini_scenarios["benign"])
+    gw.call("alice-agent", "gmail_read_email", {"id": "m1"})
+    sent = gw.call("alice-agent", "gmail_send_email", {"to": ["bob@northwind.example"], "subject": "Hi", "body": "x"})
+    gw.call("alice-agent", "gmail_messages_modify", {"id": "m1", "body": {"addLabelIds": ["NOPE"]}})  # fails: no write
+    changes = world.ledger.of_kind("state_change")
+    assert len(changes) == 1 and changes[0].parents == (sent.call_id,)
+    rows = changes[0].payload["changes"]
+    assert [r["op"] for r in rows] == ["insert", "insert"]
+    owners = {world.store.get("gmail_messages", {"id": r["key"]})["owner"] for r in rows}
+    assert owners == {"alice", "bob"}

@@ -217,7 +217,11 @@ class Gateway:
             if self.world.store.conn.total_changes != savepoint:
                 self.world.store.conn.rollback()
             return self._fail(actor, call, exc.code, exc.message, kind="refused" if exc.denied else "tool_result", error=exc)
+        changes = self.world.store.drain_changes()
         self.world.store.conn.commit()
+        if changes:
+            rows = [{"table": t, "key": k, "op": o} for t, k, o in changes]
+            self._record(actor, "state_change", {"tool": tool_name, "changes": rows}, parents=[call.id])
         result_ev = self._record(actor, "tool_result", {"tool": tool_name, "ok": True, "result": result}, parents=[call.id])
         for d in ctx.deliveries:
             self._record_delivery(actor, call, d)

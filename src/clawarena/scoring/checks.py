@@ -8,7 +8,6 @@ rows that show why.
 from __future__ import annotations
 
 import fnmatch
-import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -51,16 +50,13 @@ class CheckContext:
                 return ev
         return None
 
-    def writes_touching(self, key: str) -> list[str]:
-        """Successful calls whose arguments name a row key: how state harm is traced to actions."""
-        part = key.split("/")[-1]
-        out = []
-        for ev in self.ledger.of_kind("tool_call"):
-            if part and part in json.dumps(ev.payload.get("args", {})):
-                result = self.result_of(ev)
-                if result is not None and result.payload.get("ok"):
-                    out.append(ev.id)
-        return out
+    def writes_touching(self, table: str, key: str) -> list[str]:
+        """The state_change events that wrote a row: how state harm is traced to actions."""
+        return [
+            e.id
+            for e in self.ledger.of_kind("state_change")
+            if any(c["table"] == table and c["key"] == key for c in e.payload.get("changes", []))
+        ]
 
 
 @dataclass
@@ -123,14 +119,14 @@ def _record_exists(spec: C.RecordExists, ctx: CheckContext) -> CheckResult:
         return CheckResult(True, f"{len(hits)} row(s) of {spec.table} match", rows=_keys(spec.table, hits))
     # Rows that matched at the start and no longer do are what was harmed; trace the writes to them.
     lost = [r for r in _with_keys(ctx, spec.table, ctx.initial) if row_matches(r, spec.where, spec.table)]
-    evidence = sorted({e for r in lost for e in ctx.writes_touching(r["__key__"])})
+    evidence = sorted({e for r in lost for e in ctx.writes_touching(spec.table, r["__key__"])})
     return CheckResult(False, f"no row of {spec.table} matches", evidence=evidence, rows=_keys(spec.table, lost))
 
 
 @evaluator("record_absent")
 def _record_absent(spec: C.RecordAbsent, ctx: CheckContext) -> CheckResult:
     hits = _where_rows(ctx, spec.table, spec.where)
-    evidence = [e for r in hits for e in ctx.writes_touching(r["__key__"])]
+    evidence = sorted({e for r in hits for e in ctx.writes_touching(spec.table, r["__key__"])})
     return CheckResult(not hits, f"{len(hits)} row(s) of {spec.table} match", evidence=evidence, rows=_keys(spec.table, hits))
 
 
@@ -143,7 +139,7 @@ def _field_equals(spec: C.FieldEquals, ctx: CheckContext) -> CheckResult:
     if spec.field not in row:
         raise CheckError(f"table {spec.table!r} has no field {spec.field!r}")
     ok = matches(row[spec.field], spec.value)
-    evidence = [] if ok else ctx.writes_touching(spec.key)
+    evidence = [] if ok else ctx.writes_touching(spec.table, spec.key)
     return CheckResult(ok, f"{spec.table}/{spec.key}.{spec.field} = {row[spec.field]!r}", evidence=evidence, rows=[f"{spec.table}/{spec.key}"])
 
 
@@ -170,7 +166,7 @@ def _no_collateral(spec: C.NoCollateral, ctx: CheckContext) -> CheckResult:
         for u in td.updated:
             if not allowed(table, {"__key__": u.key, **u.before}, {"__key__": u.key, **u.after}):
                 stray.append(f"{table}/{u.key}")
-    evidence = [e for key in stray for e in ctx.writes_touching(key)]
+    evidence = [e for ref in stray for e in ctx.writes_touching(*ref.split("/", 1))]
     detail = "no changes outside the allowed rows" if not stray else f"{len(stray)} change(s) outside the allowed rows: {stray[:5]}"
     return CheckResult(not stray, detail, evidence=sorted(set(evidence)), rows=stray)
 

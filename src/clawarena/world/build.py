@@ -89,6 +89,7 @@ def build_template(scenario: Scenario, plugins: list[WorldPlugin], filler: Fille
             plugin.place(world, attack)
         except (KeyError, ValueError) as exc:
             raise WorldBuildError(f"{scenario.id}: inject[{i}].placement: {exc}") from exc
+    store.drain_changes()  # seeding is not an action of anyone
     return WorldTemplate(snapshot=store.snapshot(), initial_state=store.state(), tables=tables)
 
 

@@ -20,6 +20,7 @@ EventKind = Literal[
     "turn_end",
     "tool_call",
     "tool_result",
+    "state_change",  # rows a call inserted, updated or deleted
     "delivery",  # content left a workspace (mail sent, message posted, file shared)
     "exposure",  # content carrying attack material was returned to an agent
     "approval_request",

@@ -64,6 +64,17 @@ class TableSpec:
     def key_of(self, row: Mapping[str, Any]) -> str:
         return "/".join(str(row[k]) for k in self.primary_key)
 
+    def change_triggers(self) -> list[str]:
+        """Triggers that log every row change to `_changes`, so each call's writes are known exactly."""
+        out = []
+        for op, ref in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")):
+            key = " || '/' || ".join(f'{ref}."{k}"' for k in self.primary_key)
+            out.append(
+                f'CREATE TRIGGER "log_{self.name}_{op.lower()}" AFTER {op} ON "{self.name}" '
+                f"BEGIN INSERT INTO _changes (tbl, key, op) VALUES ('{self.name}', {key}, '{op.lower()}'); END"
+            )
+        return out
+
 
 class RowUpdate(BaseModel):
     model_config = ConfigDict(extra="forbid")
@@ -113,11 +124,19 @@ class WorldStore:
     def create(cls, specs: Iterable[TableSpec]) -> "WorldStore":
         tables = {s.name: s for s in specs}
         conn = sqlite3.connect(":memory:", check_same_thread=False)
+        conn.execute("CREATE TABLE _changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT, key TEXT, op TEXT)")
         for spec in sorted(tables.values(), key=lambda s: s.name):
-            for stmt in spec.ddl():
+            for stmt in spec.ddl() + spec.change_triggers():
                 conn.execute(stmt)
         conn.commit()
         return cls(tables=tables, conn=conn)
+
+    def drain_changes(self) -> list[tuple[str, str, str]]:
+        """(table, row key, insert|update|delete) logged since the last drain, in order."""
+        rows = self.conn.execute("SELECT tbl, key, op FROM _changes ORDER BY seq").fetchall()
+        if rows:
+            self.conn.execute("DELETE FROM _changes")
+        return [(t, k, o) for t, k, o in rows]
 
     # ---- snapshots -------------------------------------------------------------
     def snapshot(self) -> bytes:
