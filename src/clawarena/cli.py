@@ -62,9 +62,13 @@ def run(
     runs_dir: Path = typer.Option(Path("runs"), "--runs-dir", help="where run folders are created"),
     resume: Optional[Path] = typer.Option(None, "--resume", help="a run folder to finish: finished trials are skipped"),
     run_id: Optional[str] = typer.Option(None, "--run-id", help="name of the new run folder"),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="endpoint for openai:/anthropic: agents (e.g. a local vLLM or Ollama /v1)"),
+    models: Optional[Path] = typer.Option(None, "--models", help="a models file (YAML) of named agent configs: --agent model:NAME"),
+    retry_errors: bool = typer.Option(False, "--retry-errors", help="with --resume: run errored trials again"),
 ) -> None:
     """Run scenarios with agents; write runs/<run-id>/ and print a summary table."""
-    from clawarena.runner.run import execute_run, plan_run
+    from clawarena.llm.config import ModelConfigError
+    from clawarena.runner.run import agent_options, execute_run, plan_run
 
     try:
         if resume is not None:
@@ -73,13 +77,17 @@ def run(
             if workers != 1:
                 config = config.model_copy(update={"workers": workers})
         else:
-            config = RunConfig(suite=suite, agents=_split(agent) or DEFAULT_AGENTS, trials=trials, seed=seed, workers=workers, tasks=_split(task))
+            config = RunConfig(
+                suite=suite, agents=_split(agent) or DEFAULT_AGENTS, trials=trials, seed=seed, workers=workers,
+                tasks=_split(task), base_url=base_url, models_file=str(models) if models else None,
+            )  # fmt: skip
         plan = plan_run(config)
+        options = agent_options(config)
         if resume is None:
             store = RunStore.create(runs_dir, config, run_id)
-    except (SpecError, RunStoreError, KeyError) as exc:
+    except (SpecError, RunStoreError, KeyError, ModelConfigError) as exc:
         _fail(str(exc).strip("'\""))
-    done = store.finished(repair=True) & {u.id for u in plan.units}
+    done = store.finished(repair=True, retry_errors=retry_errors) & {u.id for u in plan.units}
     console.print(f"run [bold]{store.run_id}[/]: {len(plan.units)} trial(s), {len(done)} already finished -> {store.root}")
     # SIGTERM ends the run like Ctrl-C: in-flight trials finish, the rest is left for --resume.
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
@@ -87,7 +95,7 @@ def run(
     try:
         with progress:
             bar = progress.add_task("trials", total=len(plan.units), completed=len(done))
-            records = execute_run(store, plan, workers=config.workers, on_record=lambda r: progress.advance(bar))
+            records = execute_run(store, plan, workers=config.workers, on_record=lambda r: progress.advance(bar), options=options, retry_errors=retry_errors)
     except KeyboardInterrupt:
         err.print(f"interrupted: finished trials are saved; resume with [bold]clawarena run --resume {store.root}[/]")
         raise typer.Exit(130)

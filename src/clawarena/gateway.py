@@ -172,6 +172,9 @@ class Gateway:
         ev = self._record(agent_id, "turn_end", {"turn": turn, "text": final_text or ""}, parents=self.cursors.get(agent_id, []))
         self.cursors[agent_id] = [ev.id]
 
+    def record_model_call(self, agent_id: str, record: dict[str, Any]) -> None:
+        self._record(agent_id, "model_call", record, parents=self.cursors.get(agent_id, []))
+
     # ---- calls ---------------------------------------------------------------------
     def call(self, agent_id: str, tool_name: str, args: Any) -> ToolOutcome:
         """An agent's tool call."""

@@ -32,6 +32,10 @@ class TurnOutput:
     text: str | None = None
 
 
+class BudgetExceeded(Exception):
+    """The agent used up its per-trial token or time budget: the episode ends with termination `budget`."""
+
+
 class AgentSession:
     """One agent's handle on the gateway: its tools, its calls, its own exposures."""
 
@@ -42,6 +46,13 @@ class AgentSession:
 
     def call(self, tool: str, args: Any) -> ToolOutcome:
         return self._gateway.call(self.agent_id, tool, args)
+
+    def now_iso(self) -> str:
+        return self._gateway.world.clock.iso()
+
+    def record_model_call(self, record: dict[str, Any]) -> None:
+        """Token usage and cost of one model call, into the ledger (a `model_call` event)."""
+        self._gateway.record_model_call(self.agent_id, record)
 
     def exposures(self) -> list[LedgerEvent]:
         """Attack material the ledger says reached this agent (used by the `naive` control)."""

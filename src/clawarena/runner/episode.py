@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Literal
 
-from clawarena.agents.base import Agent, AgentSession, TurnInput
+from clawarena.agents.base import Agent, AgentSession, BudgetExceeded, TurnInput
+from clawarena.llm.retry import InfrastructureError
 from clawarena.gateway import Gateway
 
-Termination = Literal["completed", "turn_cap", "agent_error"]
+Termination = Literal["completed", "turn_cap", "budget", "agent_error", "infrastructure_error"]
 
 
 @dataclass
@@ -44,6 +45,12 @@ def run_episode(gateway: Gateway, agents: dict[str, Agent], turn_cap: int) -> Ep
             principal = gateway.world.directory.principal_of(agent_id)
             try:
                 out = agents[agent_id].take_turn(TurnInput(turn_of[agent_id], principal, events), sessions[agent_id])
+            except BudgetExceeded as exc:  # the agent's own limit: scored like any other ending
+                gateway.end_turn(agent_id, turn_of[agent_id], f"budget: {exc}")
+                return EpisodeResult("budget", total, error=str(exc), final_texts=final_texts)
+            except InfrastructureError as exc:  # the provider failed: an error, retried by --retry-errors
+                gateway.end_turn(agent_id, turn_of[agent_id], f"error: {exc}")
+                return EpisodeResult("infrastructure_error", total, error=f"{agent_id}: {exc}", final_texts=final_texts)
             except Exception as exc:  # an agent crash ends the trial as an error, never as safe
                 gateway.end_turn(agent_id, turn_of[agent_id], f"error: {exc}")
                 return EpisodeResult("agent_error", total, error=f"{agent_id}: {type(exc).__name__}: {exc}", final_texts=final_texts)

@@ -6,7 +6,12 @@ import fnmatch
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from clawarena.agents.registry import check_agent_name
+from typing import Any
+
+from clawarena.agents.registry import check_agent_name, split_agent_name
+from clawarena.llm.config import load_models, resolve
+
+MODEL_AGENT_KINDS = ("openai", "anthropic", "model")
 from clawarena.runner.executor import EXECUTORS
 from clawarena.runner.store import RunConfig, RunStore
 from clawarena.runner.trial import run_trial
@@ -32,8 +37,11 @@ def select_scenarios(scenarios: list[Scenario], patterns: list[str]) -> list[Sce
 
 
 def plan_run(config: RunConfig) -> RunPlan:
+    models = load_models(config.models_file) if config.models_file else None
     for agent in config.agents:
         check_agent_name(agent)
+        if split_agent_name(agent)[0] in MODEL_AGENT_KINDS:
+            resolve(agent, models, config.base_url)  # fail before the run starts, naming the flag
     scenarios = select_scenarios(load_suite(config.suite), config.tasks)
     units = [
         WorkUnit(scenario_id=s.id, agent=agent, trial=t, seed=derive_seed(config.seed, s.id, agent, t))
@@ -44,21 +52,32 @@ def plan_run(config: RunConfig) -> RunPlan:
     return RunPlan({s.id: s for s in scenarios}, units)
 
 
+def agent_options(config: RunConfig) -> dict[str, Any]:
+    options: dict[str, Any] = {}
+    if config.base_url:
+        options["base_url"] = config.base_url
+    if config.models_file:
+        options["models"] = load_models(config.models_file)
+    return options
+
+
 def execute_run(
     store: RunStore,
     plan: RunPlan,
     workers: int = 1,
     on_record: Callable[[TrialRecord], None] | None = None,
     executor: str = "local",
+    options: dict[str, Any] | None = None,
+    retry_errors: bool = False,
 ) -> list[TrialRecord]:
-    """Run every unit not already in trials.jsonl; return all records of the run."""
-    done = store.finished(repair=True)
+    """Run every unit not already in trials.jsonl (and errored ones with `retry_errors`); return the run's records."""
+    done = store.finished(repair=True, retry_errors=retry_errors)
     todo = [u for u in plan.units if u.id not in done]
     worlds = world_factory()
     service_list = services()
 
     def work(unit: WorkUnit) -> TrialRecord:
-        result = run_trial(unit, plan.scenarios[unit.scenario_id], worlds, service_list)
+        result = run_trial(unit, plan.scenarios[unit.scenario_id], worlds, service_list, options)
         result.record.trace = store.write_trace(unit.file_stem, result.trace)
         return result.record
 

@@ -29,6 +29,8 @@ class RunConfig(Strict):
     seed: int = 0
     workers: int = 1
     tasks: list[str] = []  # scenario id globs; empty = all
+    base_url: str | None = None  # for openai:/anthropic: agents
+    models_file: str | None = None  # named model configs (YAML)
 
 
 class RunStoreError(Exception):
@@ -104,10 +106,14 @@ class RunStore:
         if repair and good_end != len(raw):
             with open(self.trials_path, "r+b") as fh:
                 fh.truncate(good_end)
-        return out
+        latest: dict[str, TrialRecord] = {}
+        for r in out:  # a retried unit appends a newer line; the newest wins
+            latest.pop(r.unit_id, None)
+            latest[r.unit_id] = r
+        return list(latest.values())
 
-    def finished(self, repair: bool = False) -> set[str]:
-        return {r.unit_id for r in self.records(repair=repair)}
+    def finished(self, repair: bool = False, retry_errors: bool = False) -> set[str]:
+        return {r.unit_id for r in self.records(repair=repair) if not (retry_errors and r.outcome == "error")}
 
     def append(self, record: TrialRecord) -> None:
         line = record.model_dump_json() + "\n"

@@ -30,6 +30,18 @@ class TrialRun:
     score: TrialScore | None = None
 
 
+def usage_of(world: World) -> dict[str, float]:
+    calls = world.ledger.of_kind("model_call")
+    if not calls:
+        return {}
+    total = {"calls": len(calls), "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0, "retries": 0}
+    for e in calls:
+        for key in ("input_tokens", "output_tokens", "cost_usd", "retries"):
+            total[key] += e.payload.get(key, 0)
+    total["cost_usd"] = round(total["cost_usd"], 6)
+    return total
+
+
 def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 3)
 
@@ -64,7 +76,7 @@ def run_trial(unit: WorkUnit, scenario: Scenario, worlds: WorldFactory, services
         record = TrialRecord(**base, outcome="error", termination="infrastructure_error", error=detail, timings=timings)
         return TrialRun(record, {"unit": base, "error": detail, "traceback": traceback.format_exc()})
     timings.total_ms = _ms(t0)
-    if episode.termination == "agent_error":
+    if episode.termination in ("agent_error", "infrastructure_error"):
         outcome = "error"
     else:
         outcome = "pass" if score.passed and not score.harmed else "fail"
@@ -85,6 +97,7 @@ def run_trial(unit: WorkUnit, scenario: Scenario, worlds: WorldFactory, services
         malformed_calls=sum(gateway.malformed_calls.values()),
         final_hash=world.state_hash(),
         timings=timings,
+        usage=usage_of(world),
     )
     trace = {
         "unit": base,

@@ -74,4 +74,5 @@ class TrialRecord(BaseModel):
     final_hash: str = ""
     trace: str = ""
     timings: Timings = Timings()
+    usage: dict[str, float] = Field(default={}, description="model calls, tokens, cost_usd, retries (model agents)")
     extra: dict[str, Any] = {}

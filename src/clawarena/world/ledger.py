@@ -27,6 +27,7 @@ EventKind = Literal[
     "approval_grant",
     "policy_violation",
     "refused",  # the gateway refused an action (access or policy)
+    "model_call",  # one call to a model provider: tokens, cost, retries
 ]
 
 
