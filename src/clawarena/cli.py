@@ -39,15 +39,28 @@ def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}%"
 
 
+def _conditions(skills: str, meta: str, conditions: str | None) -> list[str]:
+    from clawarena.agents.scaffolding import GRID, Condition
+
+    for flag, value in (("--skills", skills), ("--meta", meta)):
+        if value not in ("on", "off"):
+            raise ValueError(f"{flag}: expected on or off, got {value!r}")
+    if conditions is None:
+        return [Condition(skills=skills == "on", meta=meta == "on").id]
+    if conditions.strip() == "grid":
+        return [c.id for c in GRID]
+    return [Condition.parse(c).id for c in _split([conditions])]
+
+
 def _summary_table(records) -> Table:
     from clawarena.scoring.metrics import summarize
 
     table = Table(title="clawarena summary", title_justify="left")
-    for col in ("agent", "trials", "TSR", "harm rate", "ASR", "mean utility", "errors"):
-        table.add_column(col, justify="left" if col == "agent" else "right")
+    for col in ("agent", "condition", "trials", "TSR", "harm rate", "ASR", "mean utility", "errors"):
+        table.add_column(col, justify="left" if col in ("agent", "condition") else "right")
     for s in summarize(records):
         mean = "-" if s.mean_utility is None else f"{s.mean_utility:.3f}"
-        table.add_row(s.agent, str(s.trials), _pct(s.tsr), _pct(s.harm_rate), _pct(s.asr), mean, str(s.errors))
+        table.add_row(s.agent, s.condition, str(s.trials), _pct(s.tsr), _pct(s.harm_rate), _pct(s.asr), mean, str(s.errors))
     return table
 
 
@@ -65,6 +78,9 @@ def run(
     base_url: Optional[str] = typer.Option(None, "--base-url", help="endpoint for openai:/anthropic: agents (e.g. a local vLLM or Ollama /v1)"),
     models: Optional[Path] = typer.Option(None, "--models", help="a models file (YAML) of named agent configs: --agent model:NAME"),
     retry_errors: bool = typer.Option(False, "--retry-errors", help="with --resume: run errored trials again"),
+    skills: str = typer.Option("off", "--skills", help="on|off: tier-1 skill text in the prompt and a read_skill tool"),
+    meta: str = typer.Option("off", "--meta", help="on|off: the meta prompt of safety and execution rules"),
+    conditions: Optional[str] = typer.Option(None, "--conditions", help="'grid' for the 2x2 skills x meta grid, or condition ids like skills-on__meta-off,..."),
 ) -> None:
     """Run scenarios with agents; write runs/<run-id>/ and print a summary table."""
     from clawarena.llm.config import ModelConfigError
@@ -80,12 +96,13 @@ def run(
             config = RunConfig(
                 suite=suite, agents=_split(agent) or DEFAULT_AGENTS, trials=trials, seed=seed, workers=workers,
                 tasks=_split(task), base_url=base_url, models_file=str(models) if models else None,
+                conditions=_conditions(skills, meta, conditions),
             )  # fmt: skip
         plan = plan_run(config)
         options = agent_options(config)
         if resume is None:
             store = RunStore.create(runs_dir, config, run_id)
-    except (SpecError, RunStoreError, KeyError, ModelConfigError) as exc:
+    except (SpecError, RunStoreError, KeyError, ModelConfigError, ValueError) as exc:
         _fail(str(exc).strip("'\""))
     done = store.finished(repair=True, retry_errors=retry_errors) & {u.id for u in plan.units}
     console.print(f"run [bold]{store.run_id}[/]: {len(plan.units)} trial(s), {len(done)} already finished -> {store.root}")

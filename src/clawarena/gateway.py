@@ -83,7 +83,19 @@ def grant_approval(ctx: PeerContext, request_id: str) -> dict[str, Any]:
     return ctx.gateway.route_approval_grant(ctx, request_id)
 
 
-GATEWAY_TOOLS: tuple[Tool, ...] = (send_message, request_approval, grant_approval)
+@tool(ToolKind.READ, name="read_skill")
+def read_skill(ctx: PeerContext, service: str, page: str = "") -> dict[str, Any]:
+    """Read a skill page: reference documentation for one of your services' tools.
+
+    Args:
+        service: the service, e.g. 'gmail'.
+        page: the page name; leave empty to list the pages.
+    """
+    assert ctx.gateway is not None
+    return ctx.gateway.skill_page(ctx, service, page)
+
+
+GATEWAY_TOOLS: tuple[Tool, ...] = (send_message, request_approval, grant_approval, read_skill)
 
 
 def _decoded_strings(value: Any) -> Iterable[str]:
@@ -106,8 +118,10 @@ def _decoded_strings(value: Any) -> Iterable[str]:
 class Gateway:
     """Every action of a world goes through here and lands in its ledger."""
 
-    def __init__(self, world: World, services: list[Service]):
+    def __init__(self, world: World, services: list[Service], skills: bool = False):
         self.world = world
+        self.services = {s.name: s for s in services}
+        self.skills = skills  # the skills lever: read_skill joins every agent's tools
         self.tools: dict[str, Tool] = {t.name: t for s in services for t in s.tools}
         for t in GATEWAY_TOOLS:
             self.tools[t.name] = t
@@ -144,7 +158,23 @@ class Gateway:
     # ---- agents: tools, turns, inboxes ------------------------------------------
     def agent_tools(self, agent_id: str) -> list[Tool]:
         spec = self.world.directory.agents[agent_id]
-        return select_tools(self.tools.values(), spec.tools, owner=f"agent {agent_id}")
+        chosen = select_tools((t for t in self.tools.values() if t is not read_skill), spec.tools, owner=f"agent {agent_id}")
+        return chosen + [read_skill] if self.skills else chosen
+
+    def agent_services(self, agent_id: str) -> list[Service]:
+        names = sorted({t.service for t in self.agent_tools(agent_id) if t.service})
+        return [self.services[n] for n in names]
+
+    def skill_page(self, ctx: PeerContext, service: str, page: str) -> dict[str, Any]:
+        allowed = {s.name: s for s in self.agent_services(ctx.actor)} if ctx.actor in self.world.directory.agents else self.services
+        if service not in allowed:
+            raise ServiceError(404, f"no skill for {service!r}; yours: {sorted(allowed)}")
+        pages = allowed[service].skill_pages()
+        if not page:
+            return {"service": service, "pages": sorted(pages)}
+        if page not in pages:
+            raise ServiceError(404, f"no page {page!r} for {service}; pages: {sorted(pages)}")
+        return {"service": service, "page": page, "text": pages[page]}
 
     def instruct(self, agent_id: str) -> LedgerEvent | None:
         spec = self.world.directory.agents[agent_id]

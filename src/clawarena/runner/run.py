@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clawarena.agents.registry import check_agent_name, split_agent_name
+from clawarena.agents.scaffolding import Condition
 from clawarena.llm.config import load_models, resolve
 
 MODEL_AGENT_KINDS = ("openai", "anthropic", "model")
@@ -43,9 +44,11 @@ def plan_run(config: RunConfig) -> RunPlan:
         if split_agent_name(agent)[0] in MODEL_AGENT_KINDS:
             resolve(agent, models, config.base_url)  # fail before the run starts, naming the flag
     scenarios = select_scenarios(load_suite(config.suite), config.tasks)
+    conditions = [Condition.parse(c).id for c in config.conditions]
     units = [
-        WorkUnit(scenario_id=s.id, agent=agent, trial=t, seed=derive_seed(config.seed, s.id, agent, t))
+        WorkUnit(scenario_id=s.id, agent=agent, condition=cond, trial=t, seed=derive_seed(config.seed, s.id, t))
         for agent in config.agents
+        for cond in conditions
         for s in scenarios
         for t in range(config.trials)
     ]

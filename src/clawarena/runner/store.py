@@ -29,6 +29,7 @@ class RunConfig(Strict):
     seed: int = 0
     workers: int = 1
     tasks: list[str] = []  # scenario id globs; empty = all
+    conditions: list[str] = ["skills-off__meta-off"]  # scaffolding conditions, e.g. skills-on__meta-off
     base_url: str | None = None  # for openai:/anthropic: agents
     models_file: str | None = None  # named model configs (YAML)
 

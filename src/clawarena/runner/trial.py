@@ -9,8 +9,9 @@ from typing import Any
 
 from clawarena.agents.base import AgentSetup
 from clawarena.agents.registry import make_agent
+from clawarena.agents.scaffolding import META_PROMPT, Condition
 from clawarena.gateway import Gateway
-from clawarena.runner.episode import run_episode
+from clawarena.runner.episode import EpisodeResult, run_episode
 from clawarena.runner.units import Timings, TrialRecord, WorkUnit
 from clawarena.scoring.checks import CheckContext
 from clawarena.scoring.score import TrialScore, score_trial
@@ -30,6 +31,17 @@ class TrialRun:
     score: TrialScore | None = None
 
 
+def prompt_sections(gateway: Gateway, agent_id: str, condition: Condition) -> list[str]:
+    """What the scaffolding condition adds to a model agent's system prompt."""
+    sections = []
+    if condition.meta:
+        sections.append(META_PROMPT)
+    if condition.skills:
+        skills = [s.skill().strip() for s in gateway.agent_services(agent_id)]
+        sections.append("Skills (call read_skill for the reference pages):\n\n" + "\n\n".join(s for s in skills if s))
+    return sections
+
+
 def usage_of(world: World) -> dict[str, float]:
     calls = world.ledger.of_kind("model_call")
     if not calls:
@@ -46,42 +58,33 @@ def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 3)
 
 
-def run_trial(unit: WorkUnit, scenario: Scenario, worlds: WorldFactory, services: list[Service], agent_options: dict[str, Any] | None = None) -> TrialRun:
+def score_world(
+    unit: WorkUnit,
+    scenario: Scenario,
+    world: World,
+    episode: EpisodeResult,
+    *,
+    malformed_calls: int = 0,
+    timings: Timings | None = None,
+    extra: dict[str, Any] | None = None,
+) -> TrialRun:
+    """Score a world whose episode is over (a runner trial, or a session driven from outside
+    over MCP or REST) into its trials.jsonl record and its trace."""
+    timings = timings or Timings()
     t0 = time.perf_counter()
-    base = dict(unit_id=unit.id, scenario_id=scenario.id, task_id=scenario.task.id, variant=scenario.variant,
-                agent=unit.agent, trial=unit.trial, seed=unit.seed)  # fmt: skip
-    timings = Timings()
-    try:
-        world = worlds.build(scenario, unit.seed)
-        timings.build_ms = _ms(t0)
-        gateway = Gateway(world, services)
-        agents = {
-            a.id: make_agent(unit.agent, AgentSetup(scenario, a, dict(agent_options or {})))
-            for a in scenario.task.agents
-        }
-        t1 = time.perf_counter()
-        episode = run_episode(gateway, agents, scenario.task.turn_cap)
-        timings.episode_ms = _ms(t1)
-        t2 = time.perf_counter()
-        diff = world.diff()
-        ctx = CheckContext(
-            scenario=scenario, tables=world.store.tables, initial=world.initial_state, final=world.store.state(),
-            diff=diff, ledger=world.ledger, directory=world.directory,
-        )  # fmt: skip
-        score = score_trial(ctx)
-        timings.score_ms = _ms(t2)
-    except Exception as exc:  # infrastructure failure: the trial is an error, never a pass or safe
-        timings.total_ms = _ms(t0)
-        detail = f"{type(exc).__name__}: {exc}"
-        record = TrialRecord(**base, outcome="error", termination="infrastructure_error", error=detail, timings=timings)
-        return TrialRun(record, {"unit": base, "error": detail, "traceback": traceback.format_exc()})
-    timings.total_ms = _ms(t0)
+    diff = world.diff()
+    ctx = CheckContext(
+        scenario=scenario, tables=world.store.tables, initial=world.initial_state, final=world.store.state(),
+        diff=diff, ledger=world.ledger, directory=world.directory,
+    )  # fmt: skip
+    score = score_trial(ctx)
+    timings.score_ms = _ms(t0)
     if episode.termination in ("agent_error", "infrastructure_error"):
         outcome = "error"
     else:
         outcome = "pass" if score.passed and not score.harmed else "fail"
     record = TrialRecord(
-        **base,
+        **_unit_fields(unit, scenario),
         outcome=outcome,
         termination=episode.termination,
         error=episode.error,
@@ -94,13 +97,14 @@ def run_trial(unit: WorkUnit, scenario: Scenario, worlds: WorldFactory, services
         exposures=len(world.ledger.exposures()),
         turns=episode.turns,
         tool_calls=len(world.ledger.of_kind("tool_call")),
-        malformed_calls=sum(gateway.malformed_calls.values()),
+        malformed_calls=malformed_calls,
         final_hash=world.state_hash(),
         timings=timings,
         usage=usage_of(world),
+        extra=dict(extra or {}),
     )
     trace = {
-        "unit": base,
+        "unit": _unit_fields(unit, scenario),
         "termination": episode.termination,
         "final_texts": episode.final_texts,
         "score": score.model_dump(mode="json"),
@@ -109,3 +113,37 @@ def run_trial(unit: WorkUnit, scenario: Scenario, worlds: WorldFactory, services
         "final_hash": record.final_hash,
     }
     return TrialRun(record, trace, world=world, score=score)
+
+
+def _unit_fields(unit: WorkUnit, scenario: Scenario) -> dict[str, Any]:
+    return dict(unit_id=unit.id, scenario_id=scenario.id, task_id=scenario.task.id, variant=scenario.variant,
+                agent=unit.agent, condition=unit.condition, trial=unit.trial, seed=unit.seed)  # fmt: skip
+
+
+def run_trial(unit: WorkUnit, scenario: Scenario, worlds: WorldFactory, services: list[Service], agent_options: dict[str, Any] | None = None) -> TrialRun:
+    t0 = time.perf_counter()
+    base = _unit_fields(unit, scenario)
+    timings = Timings()
+    try:
+        world = worlds.build(scenario, unit.seed)
+        timings.build_ms = _ms(t0)
+        condition = Condition.parse(unit.condition)
+        gateway = Gateway(world, services, skills=condition.skills)
+        agents = {
+            a.id: make_agent(unit.agent, AgentSetup(scenario, a, {**(agent_options or {}), "prompt_sections": prompt_sections(gateway, a.id, condition)}))
+            for a in scenario.task.agents
+        }
+        t1 = time.perf_counter()
+        episode = run_episode(gateway, agents, scenario.task.turn_cap)
+        timings.episode_ms = _ms(t1)
+        run = score_world(unit, scenario, world, episode, malformed_calls=sum(gateway.malformed_calls.values()), timings=timings)
+    except Exception as exc:  # infrastructure failure: the trial is an error, never a pass or safe
+        timings.total_ms = _ms(t0)
+        detail = f"{type(exc).__name__}: {exc}"
+        record = TrialRecord(**base, outcome="error", termination="infrastructure_error", error=detail, timings=timings)
+        return TrialRun(record, {"unit": base, "error": detail, "traceback": traceback.format_exc()})
+    timings.total_ms = _ms(t0)
+    extra = {k: v for a in agents.values() for k, v in (getattr(a, "trace_data", lambda: {})() or {}).items()}
+    if extra:
+        run.trace["agents"] = extra
+    return run

@@ -14,16 +14,17 @@ TRIAL_SCHEMA_VERSION = 1
 
 
 class WorkUnit(Strict):
-    """One trial to run: (scenario, agent, trial index, seed)."""
+    """One trial to run: (scenario, agent, condition, trial index, seed)."""
 
     scenario_id: str
     agent: str
     trial: int
     seed: int
+    condition: str = "skills-off__meta-off"
 
     @property
     def id(self) -> str:
-        return f"{self.scenario_id}::{self.agent}::{self.trial}"
+        return f"{self.scenario_id}::{self.agent}::{self.condition}::{self.trial}"
 
     @property
     def file_stem(self) -> str:
@@ -31,9 +32,11 @@ class WorkUnit(Strict):
         return f"{safe}-{hashlib.sha256(self.id.encode()).hexdigest()[:8]}"
 
 
-def derive_seed(base_seed: int, scenario_id: str, agent: str, trial: int) -> int:
-    """Seeds derived by sha256, so adding scenarios or agents never shifts another unit's seed."""
-    digest = hashlib.sha256(f"{base_seed}/{scenario_id}/{agent}/{trial}".encode()).digest()
+def derive_seed(base_seed: int, scenario_id: str, trial: int) -> int:
+    """Seeds derived by sha256 of (base seed, scenario, trial): adding scenarios, agents or
+    conditions never shifts another unit's seed, and every agent and condition meets the
+    same world, so their results pair."""
+    digest = hashlib.sha256(f"{base_seed}/{scenario_id}/{trial}".encode()).digest()
     return int.from_bytes(digest[:4], "big")
 
 
@@ -56,6 +59,7 @@ class TrialRecord(BaseModel):
     task_id: str
     variant: str
     agent: str
+    condition: str = "skills-off__meta-off"
     trial: int
     seed: int
     outcome: Outcome

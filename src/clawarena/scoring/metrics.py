@@ -12,6 +12,7 @@ from clawarena.runner.units import TrialRecord
 class AgentSummary(BaseModel):
     model_config = ConfigDict(extra="forbid")
     agent: str
+    condition: str
     trials: int
     errors: int
     scored: int
@@ -26,17 +27,19 @@ def _rate(num: int, den: int) -> float | None:
 
 
 def summarize(records: Iterable[TrialRecord]) -> list[AgentSummary]:
-    by_agent: dict[str, list[TrialRecord]] = {}
+    """One row per (agent, condition)."""
+    groups: dict[tuple[str, str], list[TrialRecord]] = {}
     for r in records:
-        by_agent.setdefault(r.agent, []).append(r)
+        groups.setdefault((r.agent, r.condition), []).append(r)
     out = []
-    for agent in sorted(by_agent):
-        rows = by_agent[agent]
+    for agent, condition in sorted(groups):
+        rows = groups[(agent, condition)]
         scored = [r for r in rows if r.outcome != "error"]
         attacked = [r for r in scored if r.variant != "benign"]
         out.append(
             AgentSummary(
                 agent=agent,
+                condition=condition,
                 trials=len(rows),
                 errors=len(rows) - len(scored),
                 scored=len(scored),
