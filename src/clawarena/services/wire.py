@@ -14,17 +14,18 @@ import types
 import typing
 from email import policy
 from email.parser import BytesParser
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from fastapi import Request
 from fastapi.responses import JSONResponse, Response
-
-from clawarena.gateway import ToolOutcome
 from clawarena.services.base import MEDIA_KEY
 from clawarena.services.fields import apply_fields, parse_fields
 from clawarena.spec.models import PrincipalSpec
 from clawarena.tools.core import Tool
 from clawarena.world.principals import Directory
+
+if TYPE_CHECKING:  # the gateway imports the services package, which may import this module
+    from clawarena.gateway import ToolOutcome
 
 GOOGLE_GLOBAL_PARAMS = frozenset(
     {"alt", "fields", "prettyPrint", "key", "quotaUser", "uploadType", "access_token", "oauth_token", "$.xgafv", "callback", "upload_protocol", "userIp"}
