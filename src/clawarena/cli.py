@@ -53,14 +53,28 @@ def _conditions(skills: str, meta: str, conditions: str | None) -> list[str]:
 
 
 def _summary_table(records) -> Table:
+    """Per agent (and condition): only the columns the run has data for, so it fits a terminal."""
     from clawarena.scoring.metrics import summarize
 
+    rows = summarize(records)
+    records = list(records)
+    columns: list[tuple[str, object]] = [("agent", lambda s: s.agent)]
+    if len({s.condition for s in rows}) > 1:
+        columns.append(("condition", lambda s: s.condition))
+    columns.append(("trials", lambda s: str(s.trials)))
+    if any(r.category == "capability" for r in records):
+        columns.append(("TSR", lambda s: _pct(s.tsr)))
+    if any(r.category == "safety" for r in records):
+        columns += [("UAR", lambda s: _pct(s.uar)), ("SCR", lambda s: _pct(s.scr))]
+    columns.append(("harm", lambda s: _pct(s.harm_rate)))
+    if any(r.variant != "benign" for r in records):
+        columns.append(("ASR", lambda s: _pct(s.asr)))
+    columns += [("score", lambda s: "-" if s.mean_score is None else f"{s.mean_score:.3f}"), ("errors", lambda s: str(s.errors))]
     table = Table(title="clawarena summary", title_justify="left")
-    for col in ("agent", "condition", "trials", "TSR", "harm rate", "ASR", "mean utility", "errors"):
-        table.add_column(col, justify="left" if col in ("agent", "condition") else "right")
-    for s in summarize(records):
-        mean = "-" if s.mean_utility is None else f"{s.mean_utility:.3f}"
-        table.add_row(s.agent, s.condition, str(s.trials), _pct(s.tsr), _pct(s.harm_rate), _pct(s.asr), mean, str(s.errors))
+    for name, _ in columns:
+        table.add_column(name, justify="left" if name in ("agent", "condition") else "right")
+    for s in rows:
+        table.add_row(*(fn(s) for _, fn in columns))
     return table
 
 
@@ -184,8 +198,11 @@ def serve(
     seed: int = typer.Option(0, "--seed"),
     tls: bool = typer.Option(False, "--tls", help="serve https with a generated self-signed certificate (needed for Google media uploads)"),
     cert_dir: Path = typer.Option(Path(".clawarena/tls"), "--cert-dir", help="where --tls writes cert.pem and key.pem"),
+    agent_port: Optional[int] = typer.Option(None, "--agent-port", help="also serve each delegate agent's tools over MCP (streamable HTTP) on this port (0 picks a free one); on exit the session is scored into a run folder"),
+    runs_dir: Optional[Path] = typer.Option(None, "--runs-dir", help="score the session on exit into a run folder here [default with --agent-port: runs]"),
+    run_id: Optional[str] = typer.Option(None, "--run-id", help="name of the session's run folder"),
 ) -> None:
-    """Serve one scenario's world on 127.0.0.1: the services' REST routes and /_admin."""
+    """Serve one scenario's world on 127.0.0.1: the services' REST routes and /_admin (and, with --agent-port, the agents' MCP endpoints)."""
     from clawarena.gateway import Gateway
     from clawarena.services import services, world_factory
     from clawarena.services.app import WorldApp
@@ -198,12 +215,21 @@ def serve(
     chosen = next((s for s in scenarios if s.id == scenario_id), None) if scenario_id else scenarios[0]
     if chosen is None:
         _fail(f"SCENARIO_ID: unknown scenario {scenario_id!r}")
-    world = world_factory().build(chosen, seed)
     certs = None
     if tls:
         from clawarena.services.tls import make_self_signed
 
         certs = make_self_signed(cert_dir)
+    if agent_port is not None or runs_dir is not None:  # a scored session (clawarena.mcp.commands)
+        from clawarena.mcp.commands import serve_session
+
+        try:
+            serve_session(chosen, suite=suite, seed=seed, port=port, agent_port=agent_port, runs_dir=runs_dir or Path("runs"),
+                          run_id=run_id, certs=certs, console=console)  # fmt: skip
+        except RuntimeError as exc:
+            _fail(str(exc))
+        return
+    world = world_factory().build(chosen, seed)
     server = start_in_thread(
         WorldApp(Gateway(world, services()), services()).app, port=port,
         ssl_certfile=str(certs.certfile) if certs else None, ssl_keyfile=str(certs.keyfile) if certs else None,
@@ -218,6 +244,45 @@ def serve(
         server.thread.join()
     except KeyboardInterrupt:
         server.stop()
+
+
+@app.command("mcp")
+def mcp_stdio(
+    scenario_id: str = typer.Argument(..., help="the scenario whose world to serve, e.g. email-triage-summary/benign"),
+    as_agent: str = typer.Option(..., "--as", help="the delegate agent whose tools to serve, e.g. alice-agent"),
+    suite: str = typer.Option(DEFAULT_SUITE, "--suite"),
+    seed: int = typer.Option(0, "--seed"),
+    runs_dir: Path = typer.Option(Path("runs"), "--runs-dir", help="where the scored session's run folder is written on exit"),
+    run_id: Optional[str] = typer.Option(None, "--run-id", help="name of the session's run folder"),
+) -> None:
+    """Serve one agent's tools as an MCP server over stdio (for harnesses that spawn MCP servers); score the session on exit."""
+    from clawarena.mcp.commands import stdio_session
+
+    try:
+        scenarios = {s.id: s for s in load_suite(suite)}
+    except SpecError as exc:
+        _fail(str(exc))
+    if scenario_id not in scenarios:
+        _fail(f"SCENARIO_ID: unknown scenario {scenario_id!r}; see `clawarena tasks list --suite {suite}`")
+    chosen = scenarios[scenario_id]
+    if as_agent not in {a.id for a in chosen.task.agents}:
+        _fail(f"--as: no agent {as_agent!r} in {scenario_id}; agents: {', '.join(a.id for a in chosen.task.agents)}")
+    stdio_session(chosen, as_agent, suite=suite, seed=seed, runs_dir=runs_dir, run_id=run_id)
+
+
+@app.command()
+def score(run_dir: Path = typer.Argument(..., help="a run folder, e.g. runs/<run-id>")) -> None:
+    """Re-score a run folder from its saved final state and ledger (sessions of serve/mcp) and print the scores."""
+    from clawarena.mcp.commands import rescore_table
+
+    try:
+        table, results = rescore_table(run_dir)
+    except (RunStoreError, SpecError, OSError) as exc:
+        _fail(str(exc))
+    console.print(table)
+    console.print(_summary_table([r.rescored.record if r.rescored else r.stored for r in results]))
+    if any(r.matches is False for r in results):
+        err.print("some re-scored trials differ from their stored lines (the task or the scoring changed since)")
 
 
 @app.command()

@@ -65,7 +65,9 @@ class TrialRecord(BaseModel):
     outcome: Outcome
     termination: str
     error: str | None = None
+    category: str = "capability"
     utility: float = 0.0
+    score: float = 0.0  # capability: utility; safety: -1 on any violation, else utility
     passed: bool = False
     harmed: bool = False
     attack_caused: bool = False

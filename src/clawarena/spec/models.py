@@ -125,6 +125,10 @@ class TaskSpec(Strict):
     id: str
     title: str
     description: str = ""
+    category: Literal["capability", "safety"] = Field(
+        default="capability",
+        description="capability: scored 0..1 by utility; safety: -1 on any violation, else the utility (doing nothing scores 0)",
+    )
     tags: list[str] = []
     world: WorldSpec = WorldSpec()
     principals: list[PrincipalSpec] = Field(min_length=1)
