@@ -31,7 +31,7 @@ GOOGLE_GLOBAL_PARAMS = frozenset(
     {"alt", "fields", "prettyPrint", "key", "quotaUser", "uploadType", "access_token", "oauth_token", "$.xgafv", "callback", "upload_protocol", "userIp"}
 )
 CANONICAL_STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
-                    409: "ALREADY_EXISTS", 412: "FAILED_PRECONDITION", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL"}  # fmt: skip
+                    409: "ALREADY_EXISTS", 410: "GONE", 412: "FAILED_PRECONDITION", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL"}  # fmt: skip
 
 
 class WireError(Exception):
