@@ -2,6 +2,9 @@
 
 Each plays a fixed list of steps, one per request: a reply (text and/or tool
 calls) or an injected fault (429, 500). The tests start them on 127.0.0.1:0.
+The OpenAI server also answers `stream: true` requests (as OpenClaw sends them)
+with server-sent chunks: text and tool-call deltas, the finish reason, a usage
+chunk when `stream_options.include_usage` asks for it, then `[DONE]`.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 
 from clawarena.services.server import RunningServer, start_in_thread
 
@@ -60,6 +63,8 @@ def openai_app(model: ScriptedModel) -> FastAPI:
         if step.fault:
             return JSONResponse({"error": {"message": f"injected {step.fault}", "type": "server_error", "code": None}}, status_code=step.fault)
         n = model.served
+        if body.get("stream"):
+            return StreamingResponse(_sse(_chunks(step, n, body)), media_type="text/event-stream")
         message: dict[str, Any] = {"role": "assistant", "content": step.text or None}
         if step.tool_calls:
             message["tool_calls"] = [
@@ -73,6 +78,35 @@ def openai_app(model: ScriptedModel) -> FastAPI:
         }  # fmt: skip
 
     return app
+
+
+def _chunks(step: Step, n: int, body: dict[str, Any]) -> list[dict[str, Any]]:
+    """One scripted reply as chat.completion.chunk objects, the way OpenAI streams it."""
+    head = {"id": f"chatcmpl-{n}", "object": "chat.completion.chunk", "created": 0, "model": body["model"]}
+
+    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+        return {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+    out = [chunk({"role": "assistant", "content": ""})]
+    text = step.text
+    for i in range(0, len(text), 16):  # a few content deltas
+        out.append(chunk({"content": text[i : i + 16]}))
+    for i, (name, args) in enumerate(step.tool_calls):
+        raw = _args_text(args)
+        out.append(chunk({"tool_calls": [{"index": i, "id": f"call_{n}_{i}", "type": "function", "function": {"name": name, "arguments": ""}}]}))
+        for j in range(0, len(raw), 24):  # arguments arrive in pieces
+            out.append(chunk({"tool_calls": [{"index": i, "function": {"arguments": raw[j : j + 24]}}]}))
+    out.append(chunk({}, "tool_calls" if step.tool_calls else "stop"))
+    if (body.get("stream_options") or {}).get("include_usage"):
+        usage = {"prompt_tokens": step.usage[0], "completion_tokens": step.usage[1], "total_tokens": sum(step.usage)}
+        out.append({**head, "choices": [], "usage": usage})
+    return out
+
+
+async def _sse(chunks: list[dict[str, Any]]):
+    for c in chunks:
+        yield f"data: {json.dumps(c)}\n\n"
+    yield "data: [DONE]\n\n"
 
 
 def anthropic_app(model: ScriptedModel) -> FastAPI:

@@ -43,6 +43,10 @@ def plan_run(config: RunConfig) -> RunPlan:
         check_agent_name(agent)
         if split_agent_name(agent)[0] in MODEL_AGENT_KINDS:
             resolve(agent, models, config.base_url)  # fail before the run starts, naming the flag
+        elif split_agent_name(agent)[0] == "openclaw":
+            from clawarena.agents.openclaw import check_agent
+
+            check_agent(split_agent_name(agent)[1], models, config.base_url)  # the spec, and a working openclaw
     scenarios = select_scenarios(load_suite(config.suite), config.tasks)
     conditions = [Condition.parse(c).id for c in config.conditions]
     units = [
