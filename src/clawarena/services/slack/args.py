@@ -1,0 +1,79 @@
+"""Argument types that read Slack's wire forms: form strings, JSON numbers and booleans, CSV lists.
+
+A form body carries `limit=10`, `inclusive=1`, `users=U1,U2`, `blocks=[...]` (a
+JSON string); a JSON body carries 10, true, ["U1","U2"], [...]. Both must work.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Annotated, Any
+
+from pydantic import BeforeValidator
+
+
+def _empty_to_none(value: Any) -> Any:
+    return None if isinstance(value, str) and value.strip() == "" else value
+
+
+def _to_str(value: Any) -> Any:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        return f"{value:.6f}"
+    return value
+
+
+def _csv(value: Any) -> Any:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("["):
+            try:
+                value = json.loads(text)
+            except ValueError:
+                pass
+            else:
+                return [str(v) for v in value]
+        return [part.strip() for part in text.split(",") if part.strip()]
+    if isinstance(value, (list, tuple)):
+        return [str(v).strip() for v in value if str(v).strip()]
+    return value
+
+
+def _json(value: Any) -> Any:
+    if isinstance(value, str):
+        text = value.strip()
+        if not text:
+            return None
+        try:
+            return json.loads(text)
+        except ValueError:
+            return value  # the tool reports invalid_<field>
+    return value
+
+
+def chain(*fns: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    def run(value: Any) -> Any:
+        for fn in fns:
+            value = fn(value)
+        return value
+
+    return run
+
+
+# A string that also accepts JSON numbers (ts values, ids sent as numbers).
+Str = Annotated[str, BeforeValidator(_to_str)]
+OptStr = Annotated[str | None, BeforeValidator(chain(_empty_to_none, _to_str))]
+# An integer that accepts "10" and "" (absent).
+OptInt = Annotated[int | None, BeforeValidator(_empty_to_none)]
+# A boolean that accepts true/false, "true"/"false", "1"/"0".
+Flag = Annotated[bool, BeforeValidator(lambda v: False if isinstance(v, str) and v.strip() == "" else v)]
+# A list that accepts "a,b", '["a","b"]' and ["a","b"].
+CsvList = Annotated[list[str] | None, BeforeValidator(_csv)]
+# JSON given as JSON or as a JSON-encoded string (blocks, attachments, profile, files).
+JsonArg = Annotated[Any, BeforeValidator(_json)]

@@ -1,0 +1,86 @@
+"""The Slack wire, extended for the v2 file upload flow (a workaround inside this package).
+
+`files_upload_v2` in slack_sdk asks `files.getUploadURLExternal` for an absolute
+`upload_url`, then POSTs the raw bytes there with urllib: no Authorization
+header, and `Content-Type: application/x-www-form-urlencoded` (urllib's
+default). The shared `SlackWire` cannot serve that: it needs a token, parses the
+body as a form, and no tool learns the server's own address. This subclass
+adds three things and otherwise behaves exactly like `SlackWire`:
+
+1. A tool whose binding sets `media` gets the raw request body as
+   `{"mimeType", "data" (base64)}`; path and query parameters are passed too.
+2. An upload URL carries `sig` (a hash of the uploader's token and the file id,
+   never the token): on `/api/_upload/...` it identifies the uploader.
+3. A tool with a wire-only `request_base_url` parameter receives the server's
+   base URL, so it can hand out absolute URLs on this server.
+
+It also rewinds uploaded form files before reading them: the shared wire reads
+the form twice when the token travels in a multipart body.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from typing import Any
+
+from fastapi import Request
+
+from clawarena.services.wire import WIRES, SlackWire
+from clawarena.spec.models import PrincipalSpec
+from clawarena.tools.core import Tool
+from clawarena.world.principals import Directory
+
+UPLOAD_PREFIX = "/api/_upload/"
+BASE_URL_PARAM = "request_base_url"
+
+
+def upload_signature(token: str, file_id: str) -> str:
+    return hashlib.sha256(f"slack-upload/{token}/{file_id}".encode()).hexdigest()[:32]
+
+
+class SlackServiceWire(SlackWire):
+    async def _form(self, request: Request) -> dict[str, Any]:
+        ctype = request.headers.get("content-type", "").lower()
+        if ctype.startswith("multipart/form-data"):
+            await request.body()  # cache the body first: the form is then parsed from it
+            form = await request.form()
+            for _key, value in form.multi_items():
+                if hasattr(value, "seek"):
+                    await value.seek(0)
+        return await super()._form(request)
+
+    async def principal(self, request: Request, directory: Directory) -> PrincipalSpec | None:
+        if request.url.path.startswith(UPLOAD_PREFIX):
+            sig = request.query_params.get("sig", "")
+            file_id = request.url.path[len(UPLOAD_PREFIX):].split("/")[0]
+            for pid, token in sorted(directory.tokens.items()):
+                if sig and hmac.compare_digest(upload_signature(token, file_id), sig):
+                    return directory.principals[pid]
+            if not sig:
+                return await super().principal(request, directory)
+            return None
+        return await super().principal(request, directory)
+
+    async def args(self, tool: Tool, request: Request, upload: bool) -> dict[str, Any]:
+        binding = tool.rest
+        assert binding is not None
+        fields = tool.args_model.model_fields
+        if binding.media:
+            args: dict[str, Any] = {k: v for k, v in request.query_params.items() if k in fields and k not in ("token", "sig")}
+            args.update(request.path_params)
+            raw = await request.body()
+            ctype = request.headers.get("content-type", "application/octet-stream").split(";")[0].strip()
+            args[binding.media] = {"mimeType": ctype, "data": base64.b64encode(raw).decode()}
+            return args
+        args = await super().args(tool, request, upload)
+        if BASE_URL_PARAM in fields:
+            args[BASE_URL_PARAM] = str(request.base_url).rstrip("/")
+        return args
+
+
+def install() -> None:
+    """Serve every Slack-style service through this wire (idempotent)."""
+    if not isinstance(WIRES.get("slack"), SlackServiceWire):
+        WIRES["slack"] = SlackServiceWire()
