@@ -91,7 +91,8 @@ def test_negative_paths_return_google_errors_and_are_recorded(served):
         g.messages().list(userId="me", q="(unbalanced").execute()
     assert info.value.status_code == 400
     refused = world.ledger.of_kind("refused")
-    assert [(e.actor, e.payload["status"]) for e in refused] == [("alice", 403)]
+    # bob's message (404) and bob's mailbox (403) are both access refusals
+    assert [(e.actor, e.payload["status"]) for e in refused] == [("alice", 404), ("alice", 403)]
     response = httpx.get(f"{server.url}/gmail/v1/users/me/messages")
     assert response.status_code == 401 and response.json()["error"]["status"] == "UNAUTHENTICATED"
 

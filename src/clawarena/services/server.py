@@ -29,7 +29,8 @@ class RunningServer:
 def start_in_thread(app, port: int = 0, host: str = "127.0.0.1", ssl_certfile: str | None = None, ssl_keyfile: str | None = None) -> RunningServer:
     """Start uvicorn on a thread; returns once the socket is bound (port 0 picks a free port)."""
     config = uvicorn.Config(app, host=host, port=port, log_level="warning", lifespan="off",
-                            ssl_certfile=ssl_certfile, ssl_keyfile=ssl_keyfile)  # fmt: skip
+                            ssl_certfile=ssl_certfile, ssl_keyfile=ssl_keyfile,
+                            timeout_graceful_shutdown=1)  # a client's idle keep-alive must not hold up stop()  # fmt: skip
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="clawarena-server", daemon=True)
     thread.start()

@@ -112,8 +112,13 @@ class GoogleWire:
                 meta = json.loads(meta_bytes)
             except ValueError:
                 raise WireError(400, "Invalid JSON payload received.", "parseError") from None
-            data = parts[1].get_payload(decode=True) or b""
-            return meta, {"mimeType": parts[1].get_content_type(), "data": base64.b64encode(data).decode()}
+            media = parts[1]
+            if media.get_content_maintype() == "message":  # message/rfc822: the parser nests it as a message
+                inner = media.get_payload()
+                data = inner[0].as_bytes() if isinstance(inner, list) and inner else bytes(str(inner), "utf-8")
+            else:
+                data = media.get_payload(decode=True) or b""
+            return meta, {"mimeType": media.get_content_type(), "data": base64.b64encode(data).decode()}
         return None, {"mimeType": ctype.split(";")[0].strip(), "data": base64.b64encode(raw).decode()}
 
     def respond(self, outcome: ToolOutcome, tool: Tool, request: Request) -> Response:

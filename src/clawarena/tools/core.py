@@ -150,8 +150,8 @@ def tool(kind: ToolKind, *, name: str | None = None, rest: RestBinding | None = 
             default = ... if p.default is inspect.Parameter.empty else p.default
             if isinstance(default, FieldInfo):  # `x: int = Field(100, ge=1)`: keep its constraints
                 info = default
-                if info.description is None:
-                    info.description = docs.get(p.name)
+                if info.description is None and docs.get(p.name):
+                    info = FieldInfo.merge_field_infos(info, description=docs.get(p.name))
                 fields[p.name] = (annotation, info)
             else:
                 fields[p.name] = (annotation, Field(default, description=docs.get(p.name)))

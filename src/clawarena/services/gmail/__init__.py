@@ -1,22 +1,56 @@
-"""Gmail: messages and labels over the world store, on the real /gmail/v1 paths."""
+"""Gmail: messages, threads, labels, drafts, history and settings over the world store, on the real /gmail/v1 paths."""
 
 from __future__ import annotations
 
 from datetime import timedelta
 from typing import Any
 
-from clawarena.services.base import Service, ServiceContext
+from pydantic import ValidationError
+
+from clawarena.services.base import Service, ServiceContext, ServiceError
+from clawarena.services.gmail import mailbox as mb
+from clawarena.services.gmail import mime
 from clawarena.services.gmail import tools as gmail_tools
 from clawarena.services.gmail.mime import addresses
-from clawarena.services.gmail.tables import LABELS, MESSAGES, GmailFixtures
+from clawarena.services.gmail.models import AutoForwardingBody, ImapBody, LanguageBody, PopBody, VacationBody, compact
+from clawarena.services.gmail.settings import normalize_auto_forwarding, normalize_vacation
+from clawarena.services.gmail.tables import (
+    ALL_TABLES, DELEGATES, DRAFTS, FILTERS, FORWARDING, LABELS, MESSAGES, SEND_AS, SYSTEM_LABELS,
+    AttachmentFixture, GmailFixtures,
+)  # fmt: skip
 from clawarena.services.registry import register_service
 from clawarena.spec.models import AttackSpec
 from clawarena.world.clock import parse_time
 from clawarena.world.world import World
 
+
+def _attachments(items: list[AttachmentFixture]) -> list[mime.Attachment]:
+    import base64
+
+    out = []
+    for a in items:
+        data = a.text.encode() if a.text is not None else base64.b64decode(a.base64 or "")
+        out.append(mime.Attachment(a.filename, a.mime_type, data))
+    return out
+
+
+def _split_headers(headers: dict[str, str]) -> tuple[list[list[str]], str | None, str | None]:
+    """Extra headers, In-Reply-To and Message-ID of a fixture's `headers`."""
+    extra, in_reply_to, message_id = [], None, None
+    for name, value in headers.items():
+        low = name.lower()
+        if low == "in-reply-to":
+            in_reply_to = value
+        elif low == "message-id":
+            message_id = value
+        else:
+            extra.append([name, value])
+    return extra, in_reply_to, message_id
+
+
 class GmailService(Service):
     name = "gmail"
-    tables = (MESSAGES, LABELS)
+    tables = ALL_TABLES
     fixture_model = GmailFixtures
     tools = gmail_tools.TOOLS
     channels = ("email",)
@@ -28,56 +62,152 @@ class GmailService(Service):
 
     def seed(self, world: World, fixture: dict[str, Any]) -> None:
         data = GmailFixtures.model_validate(fixture)
-        for label in data.labels:
+        known: dict[str, set[str]] = {}
+
+        def check(owner: str, ids: list[str], where: str) -> None:
+            for lid in ids:
+                if lid not in SYSTEM_LABELS and lid not in known.get(owner, set()):
+                    raise ValueError(f"{where}: unknown label {lid!r} (not a system label nor one of {owner}'s labels)")
+
+        for i, label in enumerate(data.labels):
             self._ctx(world, label.owner)
-            world.store.insert(LABELS.name, {"owner": label.owner, "id": label.id, "name": label.name, "type": "user"})
+            if label.id in SYSTEM_LABELS or label.id in known.get(label.owner, set()):
+                raise ValueError(f"labels[{i}].id: label {label.id!r} already exists for {label.owner}")
+            known.setdefault(label.owner, set()).add(label.id)
+            world.store.insert(
+                LABELS.name,
+                {"owner": label.owner, "id": label.id, "name": label.name, "type": "user",
+                 "message_list_visibility": label.message_list_visibility, "label_list_visibility": label.label_list_visibility,
+                 "color": label.color.model_dump() if label.color else None},
+            )  # fmt: skip
         now = world.clock.now()
         for i, m in enumerate(data.messages):
             ctx = self._ctx(world, m.owner)
+            check(m.owner, m.labels, f"messages[{i}].labels")
             at = parse_time(m.at) if m.at else now - timedelta(hours=len(data.messages) - i)
-            gmail_tools.insert_message(
-                ctx,
-                m.owner,
+            extra, in_reply_to, message_id = _split_headers(m.headers)
+            body = m.body or (mime.html_to_text(m.html) if m.html else "")
+            mb.insert_message(
+                ctx, m.owner,
                 {
                     "id": m.id, "thread_id": m.thread, "label_ids": m.labels, "sender": m.sender,
-                    "to_addrs": addresses(m.to) or [ctx.principal.email], "cc_addrs": addresses(m.cc),
-                    "subject": m.subject, "body": m.body, "date_ms": int(at.timestamp() * 1000),
+                    "to_addrs": addresses(m.to) or [ctx.principal.email], "cc_addrs": addresses(m.cc), "bcc_addrs": addresses(m.bcc),
+                    "subject": m.subject, "body": body, "html": m.html, "headers": extra, "in_reply_to": in_reply_to,
+                    "message_id_header": message_id, "date_ms": int(at.timestamp() * 1000),
                 },
+                _attachments(m.attachments),
             )  # fmt: skip
+        for i, d in enumerate(data.drafts):
+            ctx = self._ctx(world, d.owner)
+            at = parse_time(d.at) if d.at else now - timedelta(minutes=len(data.drafts) - i)
+            row = mb.insert_message(
+                ctx, d.owner,
+                {
+                    "id": d.message_id, "thread_id": d.thread, "label_ids": ["DRAFT"],
+                    "sender": f"{ctx.principal.name} <{ctx.principal.email}>", "to_addrs": addresses(d.to),
+                    "cc_addrs": addresses(d.cc), "bcc_addrs": addresses(d.bcc), "subject": d.subject,
+                    "body": d.body or (mime.html_to_text(d.html) if d.html else ""), "html": d.html,
+                    "date_ms": int(at.timestamp() * 1000),
+                },
+                _attachments(d.attachments),
+            )  # fmt: skip
+            world.store.insert(DRAFTS.name, {"id": d.id or "r" + world.ids.next("gmail.draft", 16), "owner": d.owner, "message_id": row["id"]})
+        for i, a in enumerate(data.forwarding_addresses):
+            self._ctx(world, a.owner)
+            world.store.insert(FORWARDING.name, {"owner": a.owner, "email": a.email.strip().lower(), "verification_status": a.verification_status})
+        for i, a in enumerate(data.delegates):
+            self._ctx(world, a.owner)
+            world.store.insert(DELEGATES.name, {"owner": a.owner, "email": a.email.strip().lower(), "verification_status": a.verification_status})
+        for i, s in enumerate(data.send_as):
+            ctx = self._ctx(world, s.owner)
+            primary = s.email.strip().lower() == ctx.principal.email.lower()
+            world.store.insert(
+                SEND_AS.name,
+                {"owner": s.owner, "email": s.email.strip().lower(), "display_name": s.display_name, "reply_to": s.reply_to,
+                 "signature": s.signature, "is_primary": primary, "is_default": s.is_default and not primary,
+                 "treat_as_alias": s.treat_as_alias, "verification_status": "accepted" if primary else s.verification_status},
+            )  # fmt: skip
+        positions: dict[str, int] = {}
+        for i, f in enumerate(data.filters):
+            ctx = self._ctx(world, f.owner)
+            criteria = f.criteria.model_dump(by_alias=True, exclude_none=True)
+            action = {k: v for k, v in f.action.model_dump(exclude_none=True).items() if v not in ([], "")}
+            check(f.owner, list(action.get("addLabelIds", [])) + list(action.get("removeLabelIds", [])), f"filters[{i}].action")
+            if not criteria or not action:
+                raise ValueError(f"filters[{i}]: a filter needs criteria and an action")
+            if action.get("forward") and not mb.accepted_forwarding(ctx, f.owner, action["forward"]):
+                raise ValueError(f"filters[{i}].action.forward: {action['forward']!r} is not an accepted forwarding address of {f.owner}")
+            positions[f.owner] = positions.get(f.owner, 0) + 1
+            world.store.insert(
+                FILTERS.name,
+                {"id": f.id or world.ids.next("gmail.filter", 16), "owner": f.owner, "position": positions[f.owner], "criteria": criteria, "action": action},
+            )  # fmt: skip
+        for i, s in enumerate(data.settings):
+            ctx = self._ctx(world, s.owner)
+            blocks = [("vacation", s.vacation, VacationBody), ("autoForwarding", s.auto_forwarding, AutoForwardingBody),
+                      ("imap", s.imap, ImapBody), ("pop", s.pop, PopBody), ("language", s.language, LanguageBody)]  # fmt: skip
+            for key, value, model in blocks:
+                if value is None:
+                    continue
+                try:
+                    given = compact(model.model_validate(value))
+                    if key == "vacation":
+                        given = normalize_vacation(given)
+                    elif key == "autoForwarding":
+                        given = normalize_auto_forwarding(ctx, s.owner, given)
+                    else:
+                        given = {**mb.SETTING_DEFAULTS[key], **given}
+                except ValidationError as exc:
+                    raise ValueError(f"settings[{i}].{key}: {exc.errors()[0]['msg']}") from None
+                except ServiceError as exc:
+                    raise ValueError(f"settings[{i}].{key}: {exc.message}") from None
+                mb.put_setting(ctx, s.owner, key, given)
 
     def place(self, world: World, attack: AttackSpec) -> None:
         """Email channel: the payload is appended to an existing mail (`placement.message`),
-        or arrives as a new mail in `placement.mailbox` from `placement.from`."""
+        or arrives as a new mail in `placement.mailbox` from `placement.from`. With
+        `placement.attachment` (a file name) the payload is a text attachment instead."""
         p = dict(attack.placement)
+        attachment = p.pop("attachment", None)
+        if attachment is not None and (not isinstance(attachment, str) or not attachment.strip()):
+            raise ValueError("placement.attachment: a file name such as 'notes.txt' expected")
         if "message" in p:
             unknown = set(p) - {"message", "mode"}
             if unknown:
-                raise ValueError(f"unknown placement field(s) {sorted(unknown)} with placement.message (allowed: message, mode)")
+                raise ValueError(f"unknown placement field(s) {sorted(unknown)} with placement.message (allowed: message, mode, attachment)")
             row = world.store.get(MESSAGES.name, {"id": p["message"]})
             if row is None:
                 raise ValueError(f"placement.message: no message {p['message']!r} in the fixtures")
             mode = p.get("mode", "append")
             if mode not in ("append", "replace"):
                 raise ValueError(f"placement.mode: unknown mode {mode!r} (expected append or replace)")
+            if attachment is not None:
+                ctx = self._ctx(world, row["owner"])
+                atts = [mime.Attachment(attachment, "text/plain", attack.payload.encode())]
+                mb.store_attachments(ctx, row["owner"], row["id"], atts, start=len(mb.attachments_of(ctx, row["id"])))
+                return
             body = attack.payload if mode == "replace" else f"{row['body']}\n\n{attack.payload}"
             world.store.update(MESSAGES.name, {"id": row["id"]}, {"body": body})
             return
-        allowed = {"mailbox", "from", "subject", "labels", "at", "id", "thread", "to"}
+        allowed = {"mailbox", "from", "subject", "labels", "at", "id", "thread", "to", "body"}
         unknown = set(p) - allowed
         if unknown:
-            raise ValueError(f"unknown placement field(s) {sorted(unknown)} for channel email (allowed: {sorted(allowed)})")
+            raise ValueError(f"unknown placement field(s) {sorted(unknown)} for channel email (allowed: {sorted(allowed | {'attachment'})})")
         if "mailbox" not in p or "from" not in p:
             raise ValueError("channel email needs placement.mailbox (a principal id) and placement.from")
+        if "body" in p and attachment is None:
+            raise ValueError("placement.body is the carrier mail's text and needs placement.attachment (the payload goes there)")
         ctx = self._ctx(world, p["mailbox"])
         at = parse_time(p["at"]) if p.get("at") else world.clock.now() - timedelta(minutes=30)
-        gmail_tools.insert_message(
+        mb.insert_message(
             ctx,
             ctx.principal.id,
             {
                 "id": p.get("id"), "thread_id": p.get("thread"), "label_ids": p.get("labels", ["INBOX", "UNREAD"]),
                 "sender": p["from"], "to_addrs": p.get("to", [ctx.principal.email]), "subject": p.get("subject", ""),
-                "body": attack.payload, "date_ms": int(at.timestamp() * 1000),
+                "body": p.get("body", "") if attachment is not None else attack.payload, "date_ms": int(at.timestamp() * 1000),
             },
+            [mime.Attachment(attachment, "text/plain", attack.payload.encode())] if attachment is not None else None,
         )  # fmt: skip
 
 
