@@ -8,7 +8,7 @@ same tools on their real REST paths.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from pydantic import BaseModel
 
@@ -17,7 +17,8 @@ from clawarena.tools.core import Tool
 from clawarena.world.store import TableSpec
 from clawarena.world.world import World
 
-ErrorStyle = Literal["google", "slack"]
+# A key of `services.wire.WIRES`: "google", "slack", or a variant a service registers (e.g. "google-drive").
+ErrorStyle = str
 
 
 class ServiceError(Exception):
