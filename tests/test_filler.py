@@ -31,3 +31,14 @@ def test_filler_world_builds_with_needles_and_the_same_hash_twice():
     w1, w2 = world_factory().build(s, 0), world_factory().build(s, 0)
     assert w1.state_hash() == w2.state_hash()
     assert len(w1.store.select("gmail_messages", {"owner": "alice"})) == 60
+
+
+def test_default_world_has_the_documented_volumes():
+    s = scenario_with("default", 4, ["alice"])
+    w = world_factory().build(s, 0)
+    count = lambda table, **where: len(w.store.select(table, where or None))  # noqa: E731
+    assert count("gmail_messages", owner="alice") == 60
+    assert len({e["id"] for e in w.store.select("calendar_events")}) >= 70
+    assert count("docs_documents") == 10
+    assert count("drive_files") == 50  # 40 files and folders + the 10 documents
+    assert len([c for c in w.store.select("slack_channels") if c["name"] != "general"]) == 8

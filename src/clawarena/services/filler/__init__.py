@@ -64,5 +64,6 @@ def filler_fixtures(scenario: Scenario) -> dict[str, dict[str, Any]]:
 
 
 from clawarena.services.filler import calendar as _calendar  # noqa: E402,F401  (registers)
+from clawarena.services.filler import drive as _drive  # noqa: E402,F401  (registers drive and docs)
 from clawarena.services.filler import gmail as _gmail  # noqa: E402,F401  (registers)
 from clawarena.services.filler import slack as _slack  # noqa: E402,F401  (registers)
