@@ -145,6 +145,8 @@ class Gateway:
 
     def _expose(self, actor: str, source: LedgerEvent, content: Any, via: str) -> list[str]:
         """Record an exposure for each attack material whose canary is in `content`."""
+        if not self.world.attacks:  # nothing to look for: skip the walk over the result
+            return []
         ids = []
         for material in self._materials_in(_decoded_strings(content)):
             attack = next(a for a in self.world.attacks if a.id == material)

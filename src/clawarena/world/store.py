@@ -12,6 +12,7 @@ import json
 import sqlite3
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -41,11 +42,15 @@ class TableSpec:
     primary_key: tuple[str, ...] = ("id",)
     indexes: tuple[tuple[str, ...], ...] = ()
 
+    @cached_property
+    def _by_name(self) -> dict[str, Column]:
+        return {c.name: c for c in self.columns}
+
     def column(self, name: str) -> Column:
-        for col in self.columns:
-            if col.name == name:
-                return col
-        raise KeyError(f"table {self.name!r} has no column {name!r}")
+        try:
+            return self._by_name[name]
+        except KeyError:
+            raise KeyError(f"table {self.name!r} has no column {name!r}") from None
 
     @property
     def column_names(self) -> tuple[str, ...]:
@@ -164,14 +169,15 @@ class WorldStore:
 
     def _decode(self, spec: TableSpec, row: sqlite3.Row | tuple, names: Iterable[str]) -> dict[str, Any]:
         out: dict[str, Any] = {}
+        types = spec._by_name
         for name, value in zip(names, row):
-            col = spec.column(name)
-            if col.type == "json" and value is not None:
-                out[name] = json.loads(value)
-            elif col.type == "bool" and value is not None:
-                out[name] = bool(value)
-            else:
+            kind = types[name].type
+            if value is None or kind in ("text", "integer", "real"):
                 out[name] = value
+            elif kind == "json":
+                out[name] = json.loads(value)
+            else:
+                out[name] = bool(value)
         return out
 
     def insert(self, table: str, row: Mapping[str, Any]) -> None:
