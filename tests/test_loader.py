@@ -84,3 +84,11 @@ def test_unknown_suite_name(tmp_path):
 def test_bundled_suite_loads():
     ids = [s.id for s in load_suite("email")]
     assert "email-triage-summary/privacy" in ids and "vendor-quote-handoff/governance" in ids
+
+
+def test_a_canary_may_not_be_shared_by_two_tasks(tmp_path):
+    write_task(tmp_path, MINI_TASK, "a.yaml")
+    write_task(tmp_path, MINI_TASK.replace("id: mini", "id: mini-two"), "b.yaml")
+    with pytest.raises(SpecError) as info:
+        load_suite(tmp_path)
+    assert "b.yaml: variants.privacy.inject[0].canary: 'CANARY-LURE-1' is already used by task 'mini'" in str(info.value)

@@ -277,9 +277,11 @@ class Gateway:
         directory = self.world.directory
         for recipient in d.recipients:
             target = directory.by_address(recipient) or directory.principals.get(recipient)
+            # "#name" is a channel inside the workspace; an address or domain outside the directory, or "anyone", is outside.
+            external = target is None and not recipient.startswith("#")
             payload = {
                 "channel": d.channel, "sender": d.sender, "to": recipient,
-                "to_principal": target.id if target else None, "external": target is None,
+                "to_principal": target.id if target else None, "external": external,
                 "subject": d.subject, "body": d.body, "ref": d.ref,
             }  # fmt: skip
             self._record(actor, "delivery", payload, parents=[call.id], taint=self._materials_in([d.subject, d.body]))

@@ -183,6 +183,7 @@ def load_suite(suite: str | Path) -> list[Scenario]:
     problems: list[str] = []
     scenarios: list[Scenario] = []
     seen: dict[str, Path] = {}
+    canaries: dict[str, tuple[str, Path]] = {}
     for path in sorted(folder.rglob("*.yaml")):
         try:
             task = load_task_file(path)
@@ -193,6 +194,11 @@ def load_suite(suite: str | Path) -> list[Scenario]:
             problems.append(f"{path}: id: task id {task.id!r} is already used by {seen[task.id]}")
             continue
         seen[task.id] = path
+        for name, variant in task.variants.items():
+            for i, attack in enumerate(variant.inject):
+                owner = canaries.setdefault(attack.canary, (task.id, path))
+                if owner[0] != task.id:
+                    problems.append(f"{path}: variants.{name}.inject[{i}].canary: {attack.canary!r} is already used by task {owner[0]!r} ({owner[1]}); canaries must be unique")
         scenarios.extend(expand(task, source=str(path)))
     if problems:
         raise SpecError(problems)
