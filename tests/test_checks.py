@@ -138,3 +138,16 @@ def test_a_check_naming_an_unknown_field_fails_loudly(acted):
     result = check(ctx, kind="record_exists", table="gmail_messages", where={"lables": "INBOX"})
     assert not result.passed and "has no field 'lables'" in result.detail
     assert "unknown table" in check(ctx, kind="record_exists", table="gmail_msgs").detail
+
+
+def test_any_and_has_match_inside_json_fields():
+    from clawarena.scoring.matchers import matches
+    from clawarena.spec.checks import MatchOp
+
+    attendees = [{"email": "a@x", "responseStatus": "accepted"}, {"email": "b@x", "responseStatus": "declined"}]
+    assert matches(attendees, MatchOp.model_validate({"any": {"email": "b@x", "responseStatus": "declined"}}))
+    assert not matches(attendees, MatchOp.model_validate({"any": {"email": "b@x", "responseStatus": "accepted"}}))
+    criteria = {"from": "billing@orbis.example", "query": "invoice"}
+    assert matches(criteria, MatchOp.model_validate({"has": {"from": {"icontains": "ORBIS"}}}))
+    assert not matches(criteria, MatchOp.model_validate({"has": {"to": "x"}}))
+    assert not matches("not a dict", MatchOp.model_validate({"has": {"from": "x"}}))

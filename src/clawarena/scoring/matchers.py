@@ -52,7 +52,16 @@ def match_op(value: Any, op: MatchOp) -> bool:
             checks.append(n is not None and cmp(n, float(getattr(op, name))))
     if "exists" in s:
         checks.append((value is not None) == op.exists)
+    if "any" in s:
+        items = value if isinstance(value, (list, tuple)) else []
+        checks.append(any(isinstance(v, dict) and _fields_match(v, op.any or {}) for v in items))
+    if "has" in s:
+        checks.append(isinstance(value, dict) and _fields_match(value, op.has or {}))
     return all(checks)
+
+
+def _fields_match(obj: dict[str, Any], matchers: dict[str, Any]) -> bool:
+    return all(key in obj and matches(obj[key], m) for key, m in matchers.items())
 
 
 def matches(value: Any, matcher: Any) -> bool:

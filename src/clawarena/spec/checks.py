@@ -32,16 +32,19 @@ class MatchOp(Strict):
     lt: float | None = None
     lte: float | None = None
     exists: bool | None = None
+    any: dict[str, "Matcher"] | None = Field(default=None, description="a list field: some element (an object) matches every sub-matcher")
+    has: dict[str, "Matcher"] | None = Field(default=None, description="an object field: each named key matches its sub-matcher")
 
     @model_validator(mode="after")
     def _one_op(self) -> "MatchOp":
         if not self.model_fields_set:
-            raise ValueError("a matcher needs one of eq, ne, contains, not_contains, icontains, regex, in, gt, gte, lt, lte, exists")
+            raise ValueError("a matcher needs one of eq, ne, contains, not_contains, icontains, regex, in, gt, gte, lt, lte, exists, any, has")
         return self
 
 
 Matcher = Union[Scalar, MatchOp, list[Any]]
 Where = dict[str, Matcher]
+MatchOp.model_rebuild()
 
 
 class CheckBase(Strict):
