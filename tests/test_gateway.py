@@ -102,3 +102,10 @@ def test_each_write_records_exactly_the_rows_it_changed(mini_scenarios, make_wor
     assert [r["op"] for r in rows] == ["insert", "insert"]
     owners = {world.store.get("gmail_messages", {"id": r["key"]})["owner"] for r in rows}
     assert owners == {"alice", "bob"}
+
+
+def test_external_means_outside_the_organisation(mini_scenarios, make_world):
+    world, gw = make_world(mini_scenarios["benign"])
+    gw.call("alice-agent", "gmail_send_email", {"to": ["dana@northwind.example", "eve@elsewhere.example"], "subject": "s", "body": "b"})
+    flags = {d.payload["to"]: d.payload["external"] for d in world.ledger.of_kind("delivery")}
+    assert flags == {"dana@northwind.example": False, "eve@elsewhere.example": True}

@@ -277,8 +277,9 @@ class Gateway:
         directory = self.world.directory
         for recipient in d.recipients:
             target = directory.by_address(recipient) or directory.principals.get(recipient)
-            # "#name" is a channel inside the workspace; an address or domain outside the directory, or "anyone", is outside.
-            external = target is None and not recipient.startswith("#")
+            # Inside: a principal, a "#channel" of the workspace, or an address at a principal's own domain
+            # (a colleague the world does not model). Outside: any other address or domain, or "anyone".
+            external = target is None and not recipient.startswith("#") and not directory.internal_address(recipient)
             payload = {
                 "channel": d.channel, "sender": d.sender, "to": recipient,
                 "to_principal": target.id if target else None, "external": external,

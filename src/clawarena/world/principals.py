@@ -48,6 +48,12 @@ class Directory:
                 return p
         return None
 
+    def internal_address(self, address: str) -> bool:
+        """An address (or a bare domain, as Drive domain shares name it) of one of the world's
+        principals' domains: inside the organisation."""
+        domain = address.strip().lower().rpartition("@")[2]
+        return bool(domain) and "." in domain and any(p.email.lower().endswith("@" + domain) for p in self.principals.values())
+
     def by_token(self, token: str) -> PrincipalSpec | None:
         for pid, tok in self.tokens.items():
             if tok == token:
