@@ -58,3 +58,17 @@ def test_diff_reports_added_updated_removed_with_changed_fields_only():
 def test_diff_of_equal_states_is_empty():
     store = make_store()
     assert diff_states(store.tables, store.state(), store.state()).empty
+
+
+def test_change_aware_world_hash_and_diff_equal_the_full_computation(mini_scenarios, make_world):
+    from clawarena.world.store import diff_states
+
+    world, gw = make_world(mini_scenarios["privacy"])
+    assert world.state_hash() == world.store.state_hash() and world.diff().empty
+    gw.call("alice-agent", "gmail_messages_trash", {"id": "m2"})
+    gw.call("alice-agent", "gmail_send_email", {"to": ["bob@northwind.example"], "subject": "s", "body": "b"})
+    world.store.update("gmail_labels", {"id": "Label_1"}, {"name": "Renamed"})  # a write outside the gateway, not yet drained
+    assert world.store.changed_tables() == {"gmail_messages", "gmail_labels"}
+    assert world.state_hash() == world.store.state_hash()
+    full = diff_states(world.store.tables, world.initial_state, world.store.state())
+    assert world.diff() == full and world.final_state() == world.store.state()

@@ -72,9 +72,10 @@ def score_world(
     over MCP or REST) into its trials.jsonl record and its trace."""
     timings = timings or Timings()
     t0 = time.perf_counter()
-    diff = world.diff()
+    final = world.final_state()
+    diff = world.diff(final)
     ctx = CheckContext(
-        scenario=scenario, tables=world.store.tables, initial=world.initial_state, final=world.store.state(),
+        scenario=scenario, tables=world.store.tables, initial=world.initial_state, final=final,
         diff=diff, ledger=world.ledger, directory=world.directory,
     )  # fmt: skip
     score = score_trial(ctx)

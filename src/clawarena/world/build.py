@@ -43,6 +43,7 @@ class WorldTemplate:
     snapshot: bytes
     initial_state: dict[str, dict[str, dict[str, Any]]]
     tables: tuple[TableSpec, ...]
+    initial_hashes: dict[str, str]
 
 
 def _seed_of(*parts: Any) -> str:
@@ -90,7 +91,8 @@ def build_template(scenario: Scenario, plugins: list[WorldPlugin], filler: Fille
         except (KeyError, ValueError) as exc:
             raise WorldBuildError(f"{scenario.id}: inject[{i}].placement: {exc}") from exc
     store.drain_changes()  # seeding is not an action of anyone
-    return WorldTemplate(snapshot=store.snapshot(), initial_state=store.state(), tables=tables)
+    hashes = {t: store.table_hash(t) for t in store.tables}
+    return WorldTemplate(snapshot=store.snapshot(), initial_state=store.state(), tables=tables, initial_hashes=hashes)
 
 
 class WorldFactory:
@@ -112,5 +114,7 @@ class WorldFactory:
 
     def build(self, scenario: Scenario, seed: int | str) -> World:
         template = self.template(scenario)
-        store = WorldStore.restore(template.snapshot, template.tables)
-        return _fresh_world(scenario, store, seed=_seed_of("trial", scenario.id, seed), initial_state=template.initial_state)
+        store = WorldStore.restore(template.snapshot, template.tables, pristine=True)
+        world = _fresh_world(scenario, store, seed=_seed_of("trial", scenario.id, seed), initial_state=template.initial_state)
+        world.initial_hashes = template.initial_hashes
+        return world

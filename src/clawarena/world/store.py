@@ -124,6 +124,8 @@ class WorldStore:
 
     tables: dict[str, TableSpec]
     conn: sqlite3.Connection = field(default=None)  # type: ignore[assignment]
+    # Tables written since this store was built or restored from its template (drained from `_changes`).
+    touched: set[str] = field(default_factory=set)
 
     @classmethod
     def create(cls, specs: Iterable[TableSpec]) -> "WorldStore":
@@ -141,7 +143,13 @@ class WorldStore:
         rows = self.conn.execute("SELECT tbl, key, op FROM _changes ORDER BY seq").fetchall()
         if rows:
             self.conn.execute("DELETE FROM _changes")
+            self.touched.update(t for t, _, _ in rows)
         return [(t, k, o) for t, k, o in rows]
+
+    def changed_tables(self) -> set[str]:
+        """Every table written so far, including writes not yet drained."""
+        pending = self.conn.execute("SELECT DISTINCT tbl FROM _changes").fetchall()
+        return self.touched | {t for (t,) in pending}
 
     # ---- snapshots -------------------------------------------------------------
     def snapshot(self) -> bytes:
@@ -149,10 +157,13 @@ class WorldStore:
         return self.conn.serialize()
 
     @classmethod
-    def restore(cls, data: bytes, specs: Iterable[TableSpec]) -> "WorldStore":
+    def restore(cls, data: bytes, specs: Iterable[TableSpec], pristine: bool = False) -> "WorldStore":
+        """Load a snapshot. `pristine`: it is the world's own template, so no table counts as changed;
+        otherwise (an admin restore, a saved session) every table is compared in full."""
         conn = sqlite3.connect(":memory:", check_same_thread=False)
         conn.deserialize(data)
-        return cls(tables={s.name: s for s in specs}, conn=conn)
+        tables = {s.name: s for s in specs}
+        return cls(tables=tables, conn=conn, touched=set() if pristine else set(tables))
 
     # ---- rows ---------------------------------------------------------------------
     def _encode(self, spec: TableSpec, row: Mapping[str, Any]) -> dict[str, Any]:
@@ -232,11 +243,12 @@ class WorldStore:
     def table_hash(self, table: str) -> str:
         return hashlib.sha256(canonical_json(self.table_rows(table)).encode()).hexdigest()
 
-    def state_hash(self) -> str:
+    def state_hash(self, known: Mapping[str, str] | None = None) -> str:
+        """sha256 over the table hashes in name order; `known` supplies hashes of tables known unchanged."""
         h = hashlib.sha256()
         for name in sorted(self.tables):
             h.update(name.encode())
-            h.update(self.table_hash(name).encode())
+            h.update((known[name] if known and name in known else self.table_hash(name)).encode())
         return h.hexdigest()
 
 

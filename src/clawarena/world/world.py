@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from clawarena.spec.models import AttackSpec, PolicySpec, Scenario
@@ -23,9 +23,20 @@ class World:
     policies: list[PolicySpec]
     attacks: list[AttackSpec]
     initial_state: dict[str, dict[str, dict[str, Any]]]
+    initial_hashes: dict[str, str] = field(default_factory=dict)
 
-    def diff(self) -> StateDiff:
-        return diff_states(self.store.tables, self.initial_state, self.store.state())
+    # Only tables that were written are read back: a long-context world has thousands of untouched rows.
+    def final_state(self) -> dict[str, dict[str, dict[str, Any]]]:
+        changed = self.store.changed_tables()
+        return {t: (self.store.table_rows(t) if t in changed else self.initial_state.get(t, {})) for t in sorted(self.store.tables)}
+
+    def diff(self, final: dict[str, dict[str, dict[str, Any]]] | None = None) -> StateDiff:
+        changed = self.store.changed_tables()
+        final = final if final is not None else self.final_state()
+        tables = {t: spec for t, spec in self.store.tables.items() if t in changed}
+        return diff_states(tables, self.initial_state, final)
 
     def state_hash(self) -> str:
-        return self.store.state_hash()
+        changed = self.store.changed_tables()
+        known = {t: h for t, h in self.initial_hashes.items() if t not in changed}
+        return self.store.state_hash(known)
