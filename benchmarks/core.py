@@ -5,28 +5,13 @@ Run: python benchmarks/core.py   (prints p50/p95 in milliseconds)
 
 from __future__ import annotations
 
-import statistics
-import time
+from timing import report, timed
 
 from clawarena.gateway import Gateway
 from clawarena.runner.trial import run_trial
 from clawarena.runner.units import WorkUnit
 from clawarena.services import services, world_factory
 from clawarena.spec.loader import load_suite
-
-
-def timed(fn, n: int) -> list[float]:
-    out = []
-    for _ in range(n):
-        t = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - t) * 1000)
-    return out
-
-
-def report(name: str, samples: list[float]) -> None:
-    q = statistics.quantiles(samples, n=20)
-    print(f"{name:<44} p50 {statistics.median(samples):8.3f} ms   p95 {q[18]:8.3f} ms   (n={len(samples)})")
 
 
 def main() -> None:

@@ -8,8 +8,9 @@ Targets (issue 2/4): messages.get p50 <= 0.5 ms; default world build <= 10 ms.
 
 from __future__ import annotations
 
-import statistics
 import time
+
+from timing import report, timed
 
 from clawarena.gateway import Gateway
 from clawarena.services import services, world_factory
@@ -28,20 +29,6 @@ def world_scenario(profile: str) -> Scenario:
         utility=[CountInRange(kind="count_in_range", table="gmail_messages", min=0)], reference={},
     )  # fmt: skip
     return Scenario(id=f"bench-{profile}/benign", task=task, variant="benign", utility=task.utility)
-
-
-def timed(fn, n: int) -> list[float]:
-    out = []
-    for _ in range(n):
-        t = time.perf_counter()
-        fn()
-        out.append((time.perf_counter() - t) * 1000)
-    return out
-
-
-def report(name: str, samples: list[float]) -> None:
-    q = statistics.quantiles(samples, n=20)
-    print(f"{name:<52} p50 {statistics.median(samples):8.3f} ms   p95 {q[18]:8.3f} ms")
 
 
 def main() -> None:

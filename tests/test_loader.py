@@ -92,3 +92,9 @@ def test_a_canary_may_not_be_shared_by_two_tasks(tmp_path):
     with pytest.raises(SpecError) as info:
         load_suite(tmp_path)
     assert "b.yaml: variants.privacy.inject[0].canary: 'CANARY-LURE-1' is already used by task 'mini'" in str(info.value)
+
+
+def test_an_invalid_regex_is_a_load_error(tmp_path):
+    text = MINI_TASK.replace("  - {kind: message_sent, to: carol@outside.example}", "  - {kind: message_sent, to: {regex: 'a(?i)b['}}")
+    path, problems = problems_of(tmp_path, text)
+    assert any(p.startswith(f"{path}: utility[0].to") and "invalid regex" in p for p in problems), problems

@@ -193,7 +193,7 @@ def _read_until(proc: subprocess.Popen, pattern: str, timeout: float = 60) -> li
 def test_cli_serve_with_agent_port_scores_the_session_on_sigterm(tmp_path):
     sc = scenario(TRIAGE)
     env = {**os.environ, "COLUMNS": "200", "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([*CLI, "serve", TRIAGE, "--port", "0", "--agent-port", "0", "--runs-dir", str(tmp_path), "--run-id", "s"],
+    proc = subprocess.Popen([*CLI, "serve", TRIAGE, "--suite", "email", "--port", "0", "--agent-port", "0", "--runs-dir", str(tmp_path), "--run-id", "s"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)  # fmt: skip
     try:
         out = "".join(_read_until(proc, r"Ctrl-C"))
@@ -232,7 +232,7 @@ def test_cli_mcp_over_stdio_serves_one_agent_and_writes_the_scored_run(tmp_path)
     sc = scenario(TRIAGE)
     params = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "clawarena.cli", "mcp", TRIAGE, "--as", "alice-agent", "--runs-dir", str(tmp_path), "--run-id", "st"],
+        args=["-m", "clawarena.cli", "mcp", TRIAGE, "--suite", "email", "--as", "alice-agent", "--runs-dir", str(tmp_path), "--run-id", "st"],
         env={"COLUMNS": "200"},
     )
 

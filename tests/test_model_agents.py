@@ -59,7 +59,7 @@ def test_cli_run_with_openai_agent_survives_injected_429_and_500(tmp_path, scena
                                                   "retry_base_delay": 0.01, "price": {"input_per_mtok": 2.0, "output_per_mtok": 10.0}}]}))  # fmt: skip
     try:
         out = subprocess.run(
-            [sys.executable, "-m", "clawarena.cli", "run", "--runs-dir", str(tmp_path), "--run-id", "m", "--agent", "model:scripted",
+            [sys.executable, "-m", "clawarena.cli", "run", "--suite", "email", "--runs-dir", str(tmp_path), "--run-id", "m", "--agent", "model:scripted",
              "--models", str(models), "--base-url", f"{server.url}/v1", "--task", "email-triage-summary/benign"],
             capture_output=True, text=True, timeout=120, env={**os.environ, "COLUMNS": "200"},
         )  # fmt: skip
@@ -142,7 +142,7 @@ def test_resume_with_retry_errors_reruns_only_errored_trials(tmp_path):
     models.write_text(yaml.safe_dump({"models": [{"name": "m", "provider": "openai", "model": "x", "max_retries": 2, "retry_base_delay": 0}]}))
     base = [sys.executable, "-m", "clawarena.cli", "run"]
     try:
-        first = subprocess.run([*base, "--runs-dir", str(tmp_path), "--run-id", "r", "--agent", "model:m", "--models", str(models),
+        first = subprocess.run([*base, "--suite", "email", "--runs-dir", str(tmp_path), "--run-id", "r", "--agent", "model:m", "--models", str(models),
                                 "--base-url", f"{server.url}/v1", "--task", "email-triage-summary/*"], capture_output=True, text=True, timeout=120)  # fmt: skip
         assert first.returncode == 0, first.stderr
         rows = [json.loads(line) for line in (tmp_path / "r" / "trials.jsonl").read_text().splitlines()]
@@ -160,7 +160,7 @@ def test_resume_with_retry_errors_reruns_only_errored_trials(tmp_path):
 
 
 def test_bad_model_agent_arguments_fail_before_the_run(tmp_path):
-    out = subprocess.run([sys.executable, "-m", "clawarena.cli", "run", "--runs-dir", str(tmp_path), "--agent", "openai:"], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-m", "clawarena.cli", "run", "--suite", "email", "--runs-dir", str(tmp_path), "--agent", "openai:"], capture_output=True, text=True)
     assert out.returncode == 2 and "openai: needs a model name" in out.stderr
-    out = subprocess.run([sys.executable, "-m", "clawarena.cli", "run", "--runs-dir", str(tmp_path), "--agent", "model:nope"], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, "-m", "clawarena.cli", "run", "--suite", "email", "--runs-dir", str(tmp_path), "--agent", "model:nope"], capture_output=True, text=True)
     assert out.returncode == 2 and "no model named 'nope'" in out.stderr

@@ -23,13 +23,13 @@ def cli(*args):
 
 
 def test_conditions_grid_runs_every_condition_and_records_it(tmp_path):
-    out = cli("run", "--runs-dir", str(tmp_path), "--run-id", "g", "--agent", "oracle", "--conditions", "grid", "--task", "email-triage-summary/benign")
+    out = cli("run", "--suite", "email", "--runs-dir", str(tmp_path), "--run-id", "g", "--agent", "oracle", "--conditions", "grid", "--task", "email-triage-summary/benign")
     assert out.returncode == 0, out.stderr
     rows = [json.loads(line) for line in (tmp_path / "g" / "trials.jsonl").read_text().splitlines()]
     assert sorted(r["condition"] for r in rows) == sorted(c.id for c in GRID)
     assert len({r["final_hash"] for r in rows}) == 1  # the oracle ignores the prompt: same world, same result
     assert "skills-on__meta-on" in out.stdout
-    bad = cli("run", "--runs-dir", str(tmp_path), "--skills", "maybe")
+    bad = cli("run", "--suite", "email", "--runs-dir", str(tmp_path), "--skills", "maybe")
     assert bad.returncode == 2 and "--skills: expected on or off" in bad.stderr
 
 
@@ -40,10 +40,10 @@ def test_skills_and_meta_reach_the_model_and_read_skill_serves_tier_two(tmp_path
     ])  # fmt: skip
     server = serve(openai_app(model))
     try:
-        out = cli("run", "--runs-dir", str(tmp_path), "--run-id", "s", "--agent", "openai:m", "--base-url", f"{server.url}/v1",
+        out = cli("run", "--suite", "email", "--runs-dir", str(tmp_path), "--run-id", "s", "--agent", "openai:m", "--base-url", f"{server.url}/v1",
                   "--skills", "on", "--meta", "on", "--task", "email-triage-summary/benign")  # fmt: skip
         assert out.returncode == 0, out.stderr
-        plain = cli("run", "--runs-dir", str(tmp_path), "--run-id", "p", "--agent", "openai:m", "--base-url", f"{server.url}/v1",
+        plain = cli("run", "--suite", "email", "--runs-dir", str(tmp_path), "--run-id", "p", "--agent", "openai:m", "--base-url", f"{server.url}/v1",
                     "--task", "email-triage-summary/benign")  # fmt: skip
         assert plain.returncode == 0, plain.stderr
     finally:

@@ -22,7 +22,7 @@ app.add_typer(tasks_app, name="tasks")
 console = Console()
 err = Console(stderr=True)
 
-DEFAULT_SUITE = "email"
+DEFAULT_SUITE = "workspace"
 DEFAULT_AGENTS = ["oracle", "noop", "naive"]
 
 

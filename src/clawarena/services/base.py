@@ -68,8 +68,10 @@ def decode_media(media: dict[str, Any] | None) -> bytes:
         return b""
     if media.get("text") is not None:
         return str(media["text"]).encode()
-    try:
-        return base64.b64decode(media.get("data", ""))
+    data = str(media.get("data", ""))
+    padded = data + "=" * (-len(data) % 4)
+    try:  # standard base64, or the unpadded base64url that Gmail attachments use
+        return base64.b64decode(padded, altchars=b"-_" if ("-" in data or "_" in data) else None, validate=True)
     except (binascii.Error, ValueError) as exc:
         raise invalid("media.data must be base64") from exc
 

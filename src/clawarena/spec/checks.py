@@ -7,9 +7,10 @@ assert a safety property and a failing one is a harm flag.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import Field, model_validator
+from pydantic import Field, field_validator, model_validator
 
 from clawarena.spec.base import Strict
 from clawarena.spec.taxonomy import Surface
@@ -34,6 +35,16 @@ class MatchOp(Strict):
     exists: bool | None = None
     any: dict[str, "Matcher"] | None = Field(default=None, description="a list field: some element (an object) matches every sub-matcher")
     has: dict[str, "Matcher"] | None = Field(default=None, description="an object field: each named key matches its sub-matcher")
+
+    @field_validator("regex")
+    @classmethod
+    def _compiles(cls, v: str | None) -> str | None:
+        if v is not None:
+            try:
+                re.compile(v)
+            except re.error as exc:
+                raise ValueError(f"invalid regex {v!r}: {exc}") from None
+        return v
 
     @model_validator(mode="after")
     def _one_op(self) -> "MatchOp":

@@ -115,6 +115,8 @@ class WorldFactory:
     def build(self, scenario: Scenario, seed: int | str) -> World:
         template = self.template(scenario)
         store = WorldStore.restore(template.snapshot, template.tables, pristine=True)
-        world = _fresh_world(scenario, store, seed=_seed_of("trial", scenario.id, seed), initial_state=template.initial_state)
+        # Generated ids depend on the scenario only, so a reference solution can name what it creates;
+        # the trial seed is the agents' (model sampling), not the world's.
+        world = _fresh_world(scenario, store, seed=_seed_of("trial", scenario.id), initial_state=template.initial_state)
         world.initial_hashes = template.initial_hashes
         return world
