@@ -67,7 +67,8 @@ def test_field_equals(acted):
 def test_count_in_range(acted):
     _, ctx = acted
     assert check(ctx, kind="count_in_range", table="gmail_messages", where={"owner": "alice", "label_ids": "SENT"}, min=2, max=2).passed
-    assert not check(ctx, kind="count_in_range", table="gmail_messages", where={"owner": "alice", "label_ids": "SENT"}, max=1).passed
+    over = check(ctx, kind="count_in_range", table="gmail_messages", where={"owner": "alice", "label_ids": "SENT"}, max=1)
+    assert not over.passed and len(over.rows) == 2 and len(over.evidence) == 2  # both sends, traced to their writes
 
 
 def test_no_collateral(acted):

@@ -145,9 +145,16 @@ def _field_equals(spec: C.FieldEquals, ctx: CheckContext) -> CheckResult:
 
 @evaluator("count_in_range")
 def _count_in_range(spec: C.CountInRange, ctx: CheckContext) -> CheckResult:
-    n = len(_where_rows(ctx, spec.table, spec.where))
+    now = {r["__key__"] for r in _where_rows(ctx, spec.table, spec.where)}
+    n = len(now)
     ok = (spec.min is None or n >= spec.min) and (spec.max is None or n <= spec.max)
-    return CheckResult(ok, f"{n} row(s) of {spec.table} match (want {spec.min}..{spec.max})")
+    if ok:
+        return CheckResult(True, f"{n} row(s) of {spec.table} match (want {spec.min}..{spec.max})")
+    # The rows that entered or left the match during the trial, and the writes that moved them.
+    before = {r["__key__"] for r in _with_keys(ctx, spec.table, ctx.initial) if row_matches(r, spec.where, spec.table)}
+    moved = sorted(now ^ before)
+    evidence = sorted({e for key in moved for e in ctx.writes_touching(spec.table, key)})
+    return CheckResult(False, f"{n} row(s) of {spec.table} match (want {spec.min}..{spec.max})", evidence=evidence, rows=_keys(spec.table, [{"__key__": k} for k in moved]))
 
 
 @evaluator("no_collateral")
