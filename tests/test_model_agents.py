@@ -164,3 +164,14 @@ def test_bad_model_agent_arguments_fail_before_the_run(tmp_path):
     assert out.returncode == 2 and "openai: needs a model name" in out.stderr
     out = subprocess.run([sys.executable, "-m", "clawarena.cli", "run", "--suite", "email", "--runs-dir", str(tmp_path), "--agent", "model:nope"], capture_output=True, text=True)
     assert out.returncode == 2 and "no model named 'nope'" in out.stderr
+
+
+def test_wall_clock_budget_ends_the_episode(scenario):
+    model = ScriptedModel(SOLVE)
+    server = serve(openai_app(model))
+    try:
+        agent = make_agent(scenario, "openai", f"{server.url}/v1", budget=Budget(max_seconds=0.000001))
+        run = run_with(scenario, agent)
+    finally:
+        server.stop()
+    assert run.record.termination == "budget" and "time budget" in run.record.error and model.served == 1

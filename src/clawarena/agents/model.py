@@ -7,6 +7,7 @@
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from clawarena.agents.base import AgentSession, AgentSetup, BudgetExceeded, TurnInput, TurnOutput
@@ -27,7 +28,7 @@ class ModelAgent:
         self.provider = make_provider(config, policy)
         self.messages: list[Message] = []
         self.tokens = 0
-        self.seconds = 0.0
+        self.started: float | None = None  # wall clock of the agent's first turn (outside the world)
         self.extra_sections: list[str] = list(setup.options.get("prompt_sections", []))
 
     def _tools(self, session: AgentSession) -> list[ToolSpec]:
@@ -36,14 +37,16 @@ class ModelAgent:
     def _spend(self, session: AgentSession, record) -> None:
         session.record_model_call(record.model_dump())
         self.tokens += record.input_tokens + record.output_tokens
-        self.seconds += record.latency_ms / 1000
+        elapsed = time.monotonic() - (self.started or time.monotonic())
         budget = self.config.budget
         if budget.max_tokens is not None and self.tokens > budget.max_tokens:
             raise BudgetExceeded(f"token budget of {budget.max_tokens} exceeded ({self.tokens})")
-        if budget.max_seconds is not None and self.seconds > budget.max_seconds:
-            raise BudgetExceeded(f"time budget of {budget.max_seconds}s exceeded ({self.seconds:.1f}s)")
+        if budget.max_seconds is not None and elapsed > budget.max_seconds:
+            raise BudgetExceeded(f"time budget of {budget.max_seconds}s exceeded ({elapsed:.1f}s)")
 
     def take_turn(self, turn: TurnInput, session: AgentSession) -> TurnOutput:
+        if self.started is None:
+            self.started = time.monotonic()
         system = system_prompt(turn.principal, self.setup.spec, session.now_iso(), self.extra_sections)
         self.messages.append(Message("user", render_events(turn.events)))
         tools = self._tools(session)

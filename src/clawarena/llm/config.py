@@ -38,7 +38,7 @@ class Budget(Strict):
     """Per-trial limits; reaching one ends the trial with termination `budget`."""
 
     max_tokens: int | None = Field(default=None, ge=1, description="input + output tokens across the trial")
-    max_seconds: float | None = Field(default=None, gt=0, description="wall-clock seconds of model time per trial")
+    max_seconds: float | None = Field(default=None, gt=0, description="wall-clock seconds per trial for this agent, from its first turn (model and tool time)")
     max_steps_per_turn: int = Field(default=30, ge=1, description="model calls in one agent turn")
 
 
