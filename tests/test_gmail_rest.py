@@ -9,7 +9,6 @@ import pytest
 from googleapiclient.discovery import build
 from googleapiclient.errors import HttpError
 
-from clawarena.gateway import Gateway
 from clawarena.services import services
 from clawarena.services.app import WorldApp
 from clawarena.services.server import start_in_thread

@@ -3,7 +3,6 @@
 from email import policy
 from email.parser import BytesParser
 
-import pytest
 
 from tests.conformance.gmail_world import (
     CSV, b64d, deliveries, headers, http_error, raw, refusals, rows, upload, world,

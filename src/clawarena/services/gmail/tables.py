@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
+from clawarena.services.gmail.models import FilterAction, FilterCriteria
 from clawarena.spec.base import Strict
 from clawarena.world.store import Column, TableSpec
 
@@ -215,31 +216,13 @@ class LabelFixture(Strict):
     color: LabelColorFixture | None = None
 
 
-class FilterCriteriaFixture(Strict):
-    sender: str | None = Field(default=None, alias="from")
-    to: str | None = None
-    subject: str | None = None
-    query: str | None = None
-    negatedQuery: str | None = None
-    hasAttachment: bool | None = None
-    excludeChats: bool | None = None
-    size: int | None = None
-    sizeComparison: Literal["unspecified", "smaller", "larger"] | None = None
-
-
-class FilterActionFixture(Strict):
-    addLabelIds: list[str] = []
-    removeLabelIds: list[str] = []
-    forward: str | None = None
-
-
 class FilterFixture(Strict):
     """A filter applied to mail arriving in `owner`'s mailbox (criteria and action as in the API)."""
 
     id: str | None = None
     owner: str
-    criteria: FilterCriteriaFixture
-    action: FilterActionFixture
+    criteria: FilterCriteria  # the wire models: a fixture filter is written as the API takes it
+    action: FilterAction
 
 
 class SendAsFixture(Strict):

@@ -12,7 +12,7 @@ from typing import Annotated, Any
 
 from clawarena.services.base import ServiceContext, decode_media
 from clawarena.services.slack.api import method
-from clawarena.services.slack.args import CsvList, Flag, JsonArg, OptInt, OptStr
+from clawarena.services.slack.args import CsvList, JsonArg, OptInt, OptStr
 from clawarena.services.slack.core import Slack, cursor_page, err, file_kind, meta, new_id
 from clawarena.services.slack.tables import FILES
 from clawarena.services.slack.wire import UPLOAD_PREFIX, upload_signature

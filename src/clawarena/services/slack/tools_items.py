@@ -525,6 +525,16 @@ def usergroups_update(
     return {"usergroup": usergroup_object(s, {**row, **changes}, count=include_count)}
 
 
+def _set_group_enabled(ctx: ServiceContext, usergroup: str | None, enabled: bool, include_count: bool) -> dict[str, Any]:
+    s = Slack(ctx)
+    row = _group(s, usergroup)
+    if bool(row["date_delete"]) != enabled:
+        raise err("already_enabled" if enabled else "already_disabled")
+    changes = {"date_delete": 0 if enabled else s.now, "updated_by": s.me, "date_update": s.now}
+    s.store.update(USERGROUPS.name, {"id": row["id"]}, changes)
+    return {"usergroup": usergroup_object(s, {**row, **changes}, count=include_count)}
+
+
 @method(ToolKind.WRITE, "usergroups.disable")
 def usergroups_disable(ctx: ServiceContext, usergroup: OptStr = None, include_count: Flag = False) -> dict[str, Any]:
     """Disable a user group (its handle stops notifying).
@@ -533,13 +543,7 @@ def usergroups_disable(ctx: ServiceContext, usergroup: OptStr = None, include_co
         usergroup: the group id.
         include_count: include user_count.
     """
-    s = Slack(ctx)
-    row = _group(s, usergroup)
-    if row["date_delete"]:
-        raise err("already_disabled")
-    changes = {"date_delete": s.now, "updated_by": s.me, "date_update": s.now}
-    s.store.update(USERGROUPS.name, {"id": row["id"]}, changes)
-    return {"usergroup": usergroup_object(s, {**row, **changes}, count=include_count)}
+    return _set_group_enabled(ctx, usergroup, False, include_count)
 
 
 @method(ToolKind.WRITE, "usergroups.enable")
@@ -550,13 +554,7 @@ def usergroups_enable(ctx: ServiceContext, usergroup: OptStr = None, include_cou
         usergroup: the group id.
         include_count: include user_count.
     """
-    s = Slack(ctx)
-    row = _group(s, usergroup)
-    if not row["date_delete"]:
-        raise err("already_enabled")
-    changes = {"date_delete": 0, "updated_by": s.me, "date_update": s.now}
-    s.store.update(USERGROUPS.name, {"id": row["id"]}, changes)
-    return {"usergroup": usergroup_object(s, {**row, **changes}, count=include_count)}
+    return _set_group_enabled(ctx, usergroup, True, include_count)
 
 
 @method(ToolKind.READ, "usergroups.users.list")
