@@ -17,7 +17,7 @@ from typing import Any
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, StreamingResponse
 
-from clawarena.services.server import RunningServer, start_in_thread
+from clawarena.server.serve import RunningServer, start_in_thread
 
 
 @dataclass

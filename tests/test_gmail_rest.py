@@ -10,8 +10,8 @@ from googleapiclient.discovery import build
 from googleapiclient.errors import HttpError
 
 from clawarena.services import services
-from clawarena.services.app import WorldApp
-from clawarena.services.server import start_in_thread
+from clawarena.server.app import WorldApp
+from clawarena.server.serve import start_in_thread
 
 
 @pytest.fixture

@@ -205,8 +205,8 @@ def serve(
     """Serve one scenario's world on 127.0.0.1: the services' REST routes and /_admin (and, with --agent-port, the agents' MCP endpoints)."""
     from clawarena.gateway import Gateway
     from clawarena.services import services, world_factory
-    from clawarena.services.app import WorldApp
-    from clawarena.services.server import start_in_thread
+    from clawarena.server.app import WorldApp
+    from clawarena.server.serve import start_in_thread
     
     try:
         scenarios = load_suite(suite)
@@ -217,7 +217,7 @@ def serve(
         _fail(f"SCENARIO_ID: unknown scenario {scenario_id!r}")
     certs = None
     if tls:
-        from clawarena.services.tls import make_self_signed
+        from clawarena.server.tls import make_self_signed
 
         certs = make_self_signed(cert_dir)
     if agent_port is not None or runs_dir is not None:  # a scored session (clawarena.mcp.commands)

@@ -38,6 +38,11 @@ class ToolOutcome:
     result_id: str = ""
 
 
+class ToolFault(Exception):
+    """A tool failed with an unexpected exception (a defect, not an API error): its writes were
+    rolled back and the trial must end as an `error`, never be scored."""
+
+
 @dataclass
 class PeerContext(ServiceContext):
     """Context of the gateway's own tools: who is acting, and the gateway to route through."""
@@ -128,6 +133,7 @@ class Gateway:
         self.cursors: dict[str, list[str]] = {}
         self.inboxes: dict[str, list[LedgerEvent]] = {a: [] for a in world.directory.agents}
         self.malformed_calls: dict[str, int] = {}
+        self.fault: str | None = None  # set when a tool crashed: the trial is an error
 
     # ---- ledger helpers ---------------------------------------------------------
     def _record(self, actor: str, kind: str, payload: dict[str, Any], parents: Iterable[str] = (), taint: Iterable[str] = ()) -> LedgerEvent:
@@ -209,17 +215,22 @@ class Gateway:
 
     # ---- calls ---------------------------------------------------------------------
     def call(self, agent_id: str, tool_name: str, args: Any) -> ToolOutcome:
-        """An agent's tool call."""
+        """An agent's tool call (in-process or over MCP). Raises ToolFault when the tool crashed."""
         allowed = {t.name for t in self.agent_tools(agent_id)}
         principal = self.world.directory.principal_of(agent_id)
-        return self._invoke(agent_id, principal, tool_name, args, source="agent", allowed=allowed)
+        outcome = self._invoke(agent_id, principal, tool_name, args, source="agent", allowed=allowed)
+        if self.fault is not None:
+            raise ToolFault(self.fault)
+        return outcome
 
-    def call_as_principal(self, principal_id: str, tool_name: str, args: Any, source: str = "rest") -> ToolOutcome:
-        """A call from a client holding the principal's token (REST, MCP)."""
+    def call_as_principal(self, principal_id: str, tool_name: str, args: Any, source: str = "rest", base_url: str | None = None) -> ToolOutcome:
+        """A call from a client holding the principal's token (REST): wire-only parameters allowed."""
         principal = self.world.directory.principal(principal_id)
-        return self._invoke(principal_id, principal, tool_name, args, source=source, allowed=None)
+        return self._invoke(principal_id, principal, tool_name, args, source=source, allowed=None, base_url=base_url)
 
-    def _invoke(self, actor: str, principal: PrincipalSpec, tool_name: str, args: Any, *, source: str, allowed: set[str] | None) -> ToolOutcome:
+    def _invoke(
+        self, actor: str, principal: PrincipalSpec, tool_name: str, args: Any, *, source: str, allowed: set[str] | None, base_url: str | None = None
+    ) -> ToolOutcome:
         self.world.clock.tick()
         call = self._record(
             actor, "tool_call", {"tool": tool_name, "args": args, "principal": principal.id, "source": source},
@@ -232,6 +243,11 @@ class Gateway:
         if not isinstance(args, dict):
             self.malformed_calls[actor] = self.malformed_calls.get(actor, 0) + 1
             return self._fail(actor, call, 400, f"arguments of {tool_name} must be a JSON object")
+        if source == "agent":  # agents get the tool's schema: wire-only parameters are not theirs to set
+            wire_only = sorted(tool_.wire_only_names() & set(args))
+            if wire_only:
+                self.malformed_calls[actor] = self.malformed_calls.get(actor, 0) + 1
+                return self._fail(actor, call, 400, f"invalid arguments for {tool_name}: {', '.join(wire_only)}: unknown argument (not in the tool's schema)")
         for verdict in evaluate(self.world.policies, principal.id, tool_name, self.world.ledger):
             if verdict.satisfied:
                 continue
@@ -239,7 +255,7 @@ class Gateway:
             if verdict.enforce:
                 return self._fail(actor, call, 403, f"policy {verdict.rule_id}: {verdict.reason}", kind="refused")
         ctx_cls = PeerContext if tool_name in {t.name for t in GATEWAY_TOOLS} else ServiceContext
-        ctx = ctx_cls(world=self.world, principal=principal)
+        ctx = ctx_cls(world=self.world, principal=principal, base_url=base_url)
         if isinstance(ctx, PeerContext):
             ctx.actor, ctx.gateway = actor, self
         savepoint = self.world.store.conn.total_changes
@@ -249,9 +265,12 @@ class Gateway:
             self.malformed_calls[actor] = self.malformed_calls.get(actor, 0) + 1
             return self._fail(actor, call, 400, str(exc))
         except ServiceError as exc:
-            if self.world.store.conn.total_changes != savepoint:
-                self.world.store.conn.rollback()
+            self._rollback(savepoint)
             return self._fail(actor, call, exc.code, exc.message, kind="refused" if exc.denied else "tool_result", error=exc)
+        except Exception as exc:  # a defect in the tool: undo its writes, keep the evidence, end the trial as an error
+            self._rollback(savepoint)
+            self.fault = f"tool {tool_name} crashed: {type(exc).__name__}: {exc}"
+            return self._fail(actor, call, 500, f"internal error in {tool_name}", error=ServiceError(500, self.fault, reason="backendError"))
         changes = self.world.store.drain_changes()
         self.world.store.conn.commit()
         if changes:
@@ -263,6 +282,10 @@ class Gateway:
         exposures = self._expose(actor, result_ev, result, via=tool_name)
         self.cursors[actor] = [result_ev.id] + exposures
         return ToolOutcome(ok=True, result=result, call_id=call.id, result_id=result_ev.id)
+
+    def _rollback(self, savepoint: int) -> None:
+        if self.world.store.conn.total_changes != savepoint:
+            self.world.store.conn.rollback()  # the change log rolls back with the writes
 
     def _fail(self, actor: str, call: LedgerEvent, status: int, message: str, kind: str = "tool_result", error: ServiceError | None = None) -> ToolOutcome:
         payload: dict[str, Any] = {"tool": call.payload["tool"], "ok": False, "status": status, "error": message}
@@ -336,4 +359,4 @@ class Gateway:
         return {"ok": True, "granted": request_id}
 
 
-__all__ = ["GATEWAY_TOOLS", "Gateway", "PeerContext", "ToolOutcome"]
+__all__ = ["GATEWAY_TOOLS", "Gateway", "PeerContext", "ToolFault", "ToolOutcome"]

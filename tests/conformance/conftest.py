@@ -1,6 +1,6 @@
 import pytest
 
-from clawarena.services.tls import make_self_signed
+from clawarena.server.tls import make_self_signed
 from tests.conformance.harness import Served, record_coverage
 
 

@@ -25,9 +25,9 @@ from googleapiclient.discovery import build
 
 from clawarena.gateway import Gateway
 from clawarena.services import services
-from clawarena.services.app import WorldApp
+from clawarena.server.app import WorldApp
 from clawarena.services.discovery import response_schema
-from clawarena.services.server import RunningServer, start_in_thread
+from clawarena.server.serve import RunningServer, start_in_thread
 from clawarena.spec.checks import CountInRange
 from clawarena.spec.models import AgentSpec, PrincipalSpec, Scenario, TaskSpec, WorldSpec
 from clawarena.world.build import WorldFactory

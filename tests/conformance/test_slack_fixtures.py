@@ -4,8 +4,8 @@ import pytest
 
 from clawarena.gateway import Gateway
 from clawarena.services import services
-from clawarena.services.app import WorldApp
-from clawarena.services.server import start_in_thread
+from clawarena.server.app import WorldApp
+from clawarena.server.serve import start_in_thread
 from clawarena.spec.models import AttackSpec, ToolCall
 from clawarena.world.build import WorldBuildError, WorldFactory
 from tests.conformance.harness import world_scenario

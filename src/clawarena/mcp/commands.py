@@ -56,7 +56,7 @@ def serve_session(
     """The REST services and (with `agent_port`) the agents' MCP endpoints on one loop, until Ctrl-C
     or SIGTERM; then the session is scored and written as a run folder, whose path is returned."""
     from clawarena.services import services
-    from clawarena.services.app import WorldApp
+    from clawarena.server.app import WorldApp
 
     session = Session(scenario, seed, suite=suite, label=label)
     specs = [AppSpec(WorldApp(session.gateway, services()).app, port,

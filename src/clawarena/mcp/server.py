@@ -24,7 +24,7 @@ from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 
 from clawarena import __version__
-from clawarena.gateway import Gateway, ToolOutcome
+from clawarena.gateway import Gateway, ToolFault, ToolOutcome
 from clawarena.tools.core import Tool, ToolKind
 
 if TYPE_CHECKING:
@@ -96,7 +96,10 @@ def tools_server(
             return _text(session.read_inbox(agent_id))
         args = {} if params.arguments is None else params.arguments
         # Synchronous on purpose: calls into one world are serialized on the server's event loop.
-        outcome = call(params.name, args)
+        try:
+            outcome = call(params.name, args)
+        except ToolFault as exc:  # recorded in the ledger and on the gateway: the session scores as an error
+            return _text(f"ERROR 500: {exc}", is_error=True)
         if outcome.ok:
             return _text(result_text(outcome.result))
         return _text(f"ERROR {outcome.status}: {outcome.error}", is_error=True)

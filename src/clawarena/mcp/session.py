@@ -108,7 +108,9 @@ class Session:
                 if turn:
                     self.gateway.end_turn(agent_id, turn, None)
             unit = WorkUnit(scenario_id=self.scenario.id, agent=self.label, trial=0, seed=self.seed)
-            episode = EpisodeResult("completed", sum(self.turns.values()), final_texts={})
+            turns = sum(self.turns.values())
+            fault = self.gateway.fault  # a tool crashed during the session: an error, never scored as safe
+            episode = EpisodeResult("infrastructure_error", turns, error=fault, final_texts={}) if fault else EpisodeResult("completed", turns, final_texts={})
             timings = Timings(build_ms=self.build_ms, episode_ms=episode_ms)
             run = score_world(
                 unit, self.scenario, self.world, episode,

@@ -7,7 +7,7 @@ from typing import Literal
 
 from clawarena.agents.base import Agent, AgentSession, BudgetExceeded, TurnInput
 from clawarena.llm.retry import InfrastructureError
-from clawarena.gateway import Gateway
+from clawarena.gateway import Gateway, ToolFault
 
 Termination = Literal["completed", "turn_cap", "budget", "agent_error", "infrastructure_error"]
 
@@ -48,6 +48,9 @@ def run_episode(gateway: Gateway, agents: dict[str, Agent], turn_cap: int) -> Ep
             except BudgetExceeded as exc:  # the agent's own limit: scored like any other ending
                 gateway.end_turn(agent_id, turn_of[agent_id], f"budget: {exc}")
                 return EpisodeResult("budget", total, error=str(exc), final_texts=final_texts)
+            except ToolFault as exc:  # a tool crashed (its writes were undone): the trial is an error
+                gateway.end_turn(agent_id, turn_of[agent_id], f"error: {exc}")
+                return EpisodeResult("infrastructure_error", total, error=str(exc), final_texts=final_texts)
             except InfrastructureError as exc:  # the provider failed: an error, retried by --retry-errors
                 gateway.end_turn(agent_id, turn_of[agent_id], f"error: {exc}")
                 return EpisodeResult("infrastructure_error", total, error=f"{agent_id}: {exc}", final_texts=final_texts)
@@ -56,4 +59,6 @@ def run_episode(gateway: Gateway, agents: dict[str, Agent], turn_cap: int) -> Ep
                 return EpisodeResult("agent_error", total, error=f"{agent_id}: {type(exc).__name__}: {exc}", final_texts=final_texts)
             final_texts[agent_id] = out.text or ""
             gateway.end_turn(agent_id, turn_of[agent_id], out.text)
+            if gateway.fault is not None:  # the agent swallowed a ToolFault: still an error
+                return EpisodeResult("infrastructure_error", total, error=gateway.fault, final_texts=final_texts)
     return EpisodeResult("completed", total, final_texts=final_texts)

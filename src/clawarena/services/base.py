@@ -17,7 +17,7 @@ from clawarena.tools.core import Tool
 from clawarena.world.store import TableSpec
 from clawarena.world.world import World
 
-# A key of `services.wire.WIRES`: "google", "slack", or a variant a service registers (e.g. "google-drive").
+# A wire style registered in `server.wires` by name: "google", "slack", or a variant such as "google-drive".
 ErrorStyle = str
 
 
@@ -103,6 +103,7 @@ class ServiceContext:
     world: World
     principal: PrincipalSpec
     deliveries: list[Delivery] = field(default_factory=list)
+    base_url: str | None = None  # the server's own URL when the call came over REST (set by the gateway, never by a caller)
 
     @property
     def store(self):

@@ -95,6 +95,11 @@ class Tool:
     hidden: frozenset[str] = field(default_factory=frozenset)
     service: str = ""
 
+    def wire_only_names(self) -> set[str]:
+        """The hidden parameters under every name a caller could use (Python name and wire alias)."""
+        fields = self.args_model.model_fields
+        return {n for h in self.hidden for n in (h, fields[h].alias or h)}
+
     def __call__(self, ctx: Any, **kwargs: Any) -> Any:
         return self.invoke(ctx, kwargs)
 

@@ -58,7 +58,7 @@ def _fresh_world(scenario: Scenario, store: WorldStore, seed: str, initial_state
         clock=WorldClock(start=parse_time(task.world.now), step=timedelta(seconds=task.world.step_seconds)),
         ids=IdGenerator(seed=seed),
         ledger=Ledger(),
-        directory=Directory.from_task(task, salt=scenario.id),
+        directory=Directory.from_task(task),
         policies=list(task.policies),
         attacks=list(scenario.attacks),
         initial_state=initial_state,

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
+import hmac
+import secrets
 from dataclasses import dataclass, field
 
 from clawarena.spec.models import AgentSpec, EdgeSpec, PrincipalSpec, TaskSpec
@@ -15,21 +16,20 @@ class Directory:
     principals: dict[str, PrincipalSpec]
     agents: dict[str, AgentSpec]
     edges: list[EdgeSpec]
+    # Bearer tokens: from the OS's CSPRNG for each world instance, never derived from public data
+    # (scenario ids are published), and outside the state and its hash.
     tokens: dict[str, str] = field(default_factory=dict)  # principal id -> bearer token
     admin_token: str = ""
 
     @classmethod
-    def from_task(cls, task: TaskSpec, salt: str) -> "Directory":
-        def token(kind: str, who: str) -> str:
-            return f"{kind}-{who}-" + hashlib.sha256(f"{salt}/{kind}/{who}".encode()).hexdigest()[:20]
-
+    def from_task(cls, task: TaskSpec) -> "Directory":
         principals = {p.id: p for p in task.principals}
         return cls(
             principals=principals,
             agents={a.id: a for a in task.agents},
             edges=list(task.edges),
-            tokens={pid: token("ca", pid) for pid in principals},
-            admin_token=token("admin", "world"),
+            tokens={pid: new_token("ca") for pid in principals},
+            admin_token=new_token("admin"),
         )
 
     def principal(self, principal_id: str) -> PrincipalSpec:
@@ -55,10 +55,14 @@ class Directory:
         return bool(domain) and "." in domain and any(p.email.lower().endswith("@" + domain) for p in self.principals.values())
 
     def by_token(self, token: str) -> PrincipalSpec | None:
-        for pid, tok in self.tokens.items():
-            if tok == token:
-                return self.principals[pid]
-        return None
+        found = None
+        for pid, tok in self.tokens.items():  # constant-time per comparison, and every token compared
+            if token and hmac.compare_digest(tok.encode(), token.encode()):
+                found = self.principals[pid]
+        return found
+
+    def is_admin(self, token: str) -> bool:
+        return bool(token) and hmac.compare_digest(self.admin_token.encode(), token.encode())
 
     def allows(self, source: str, target: str, what: str) -> bool:
         """Whether an edge lets `source`'s agent do `what` toward `target` (principal ids)."""
@@ -68,3 +72,8 @@ class Directory:
             if (forward or backward) and what in e.allows:
                 return True
         return False
+
+
+def new_token(kind: str) -> str:
+    """A bearer token: a readable prefix and 256 bits from the CSPRNG."""
+    return f"{kind}-{secrets.token_urlsafe(32)}"

@@ -7,8 +7,6 @@ import base64
 from datetime import timedelta
 from typing import Any
 
-from fastapi import Request
-
 from clawarena.services.base import Service, ServiceContext
 from clawarena.services.drive import comments as drive_comments
 from clawarena.services.drive import core
@@ -19,7 +17,6 @@ from clawarena.services.drive.tables import (
     DRIVES, FILES, FOLDER, GDOC, GROUPS, PERMISSIONS, TABLES, DriveFixtures, FileFixture, PermissionFixture,
 )  # fmt: skip
 from clawarena.services.registry import register_service
-from clawarena.services.wire import WIRES, GoogleWire, WireError
 from clawarena.spec.models import AttackSpec
 from clawarena.tools.core import Tool, ToolKind, tool
 from clawarena.world.clock import parse_time
@@ -31,23 +28,6 @@ FIELDS_REQUIRED = {"drive_about_get", "drive_comments_list", "drive_comments_get
                    "drive_replies_list", "drive_replies_get", "drive_replies_create", "drive_replies_update"}  # fmt: skip
 
 
-class DriveWire(GoogleWire):
-    """The Google wire plus what Drive needs of it: `alt=media` reaches tools that declare `alt`,
-    and the methods Drive serves only with a `fields` selector say so.
-
-    (Workaround inside this package: the shared GoogleWire drops `alt` before the tool sees it.)
-    """
-
-    async def args(self, tool: Tool, request: Request, upload: bool) -> dict[str, Any]:
-        if tool.name in FIELDS_REQUIRED and not request.query_params.get("fields"):
-            raise WireError(400, "The 'fields' parameter is required for this method.", "required")
-        args = await super().args(tool, request, upload)
-        if "alt" in tool.args_model.model_fields and "alt" in request.query_params:
-            args["alt"] = request.query_params["alt"]
-        return args
-
-
-WIRES.setdefault("google-drive", DriveWire())
 
 
 @tool(ToolKind.SEND, name="drive_share_file")

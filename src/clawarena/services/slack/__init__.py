@@ -20,13 +20,11 @@ from clawarena.services.slack.tables import (
 )  # fmt: skip
 from clawarena.services.slack.tools_files import store_content
 from clawarena.services.slack.when import CannotParse, parse_when
-from clawarena.services.slack.wire import install as install_wire
 from clawarena.spec.models import AttackSpec
 from clawarena.world.world import World
 
 TOOLS = tools_conversations.TOOLS + tools_chat.TOOLS + tools_files.TOOLS + tools_items.TOOLS + tools_people.TOOLS
 
-install_wire()
 
 
 class _Seeder:

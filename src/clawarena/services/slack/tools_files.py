@@ -15,7 +15,7 @@ from clawarena.services.slack.api import method
 from clawarena.services.slack.args import CsvList, JsonArg, OptInt, OptStr
 from clawarena.services.slack.core import Slack, cursor_page, err, file_kind, meta, new_id
 from clawarena.services.slack.tables import FILES
-from clawarena.services.slack.wire import UPLOAD_PREFIX, upload_signature
+from clawarena.services.slack.uploads import UPLOAD_PREFIX, upload_signature
 from clawarena.tools.core import RestBinding, ToolKind, WireOnly, tool
 
 
@@ -127,7 +127,6 @@ def files_get_upload_url_external(
     length: OptInt = None,
     alt_txt: OptStr = None,
     snippet_type: OptStr = None,
-    request_base_url: Annotated[str | None, WireOnly()] = None,
 ) -> dict[str, Any]:
     """Start an upload: get a file id and a URL to POST the bytes to (then call files.completeUploadExternal).
 
@@ -144,7 +143,7 @@ def files_get_upload_url_external(
         raise err("invalid_arguments")
     row = create_file(s, filename, None, b"", state="pending", snippet_type=snippet_type, alt_txt=alt_txt, expected=length)
     token = ctx.world.directory.tokens.get(ctx.principal.id, "")
-    base = request_base_url or "https://files.slack.com"
+    base = ctx.base_url or "https://files.slack.com"  # over REST: this server, so clients can POST the bytes
     url = f"{base}{UPLOAD_PREFIX}{row['id']}?sig={upload_signature(token, row['id'])}"
     return {"upload_url": url, "file_id": row["id"]}
 

@@ -5,14 +5,14 @@
 header, and `Content-Type: application/x-www-form-urlencoded` (urllib's
 default). The shared `SlackWire` cannot serve that: it needs a token, parses the
 body as a form, and no tool learns the server's own address. This subclass
-adds three things and otherwise behaves exactly like `SlackWire`:
+adds two things and otherwise behaves exactly like `SlackWire`:
 
 1. A tool whose binding sets `media` gets the raw request body as
    `{"mimeType", "data" (base64)}`; path and query parameters are passed too.
 2. An upload URL carries `sig` (a hash of the uploader's token and the file id,
    never the token): on `/api/_upload/...` it identifies the uploader.
-3. A tool with a wire-only `request_base_url` parameter receives the server's
-   base URL, so it can hand out absolute URLs on this server.
+(The server's own base URL reaches tools as `ServiceContext.base_url`, never as an
+argument a caller could set.)
 
 It also rewinds uploaded form files before reading them: the shared wire reads
 the form twice when the token travels in a multipart body.
@@ -21,23 +21,16 @@ the form twice when the token travels in a multipart body.
 from __future__ import annotations
 
 import base64
-import hashlib
 import hmac
 from typing import Any
 
 from fastapi import Request
 
-from clawarena.services.wire import WIRES, SlackWire
+from clawarena.server.wire import SlackWire
+from clawarena.services.slack.uploads import UPLOAD_PREFIX, upload_signature
 from clawarena.spec.models import PrincipalSpec
 from clawarena.tools.core import Tool
 from clawarena.world.principals import Directory
-
-UPLOAD_PREFIX = "/api/_upload/"
-BASE_URL_PARAM = "request_base_url"
-
-
-def upload_signature(token: str, file_id: str) -> str:
-    return hashlib.sha256(f"slack-upload/{token}/{file_id}".encode()).hexdigest()[:32]
 
 
 class SlackServiceWire(SlackWire):
@@ -74,13 +67,4 @@ class SlackServiceWire(SlackWire):
             ctype = request.headers.get("content-type", "application/octet-stream").split(";")[0].strip()
             args[binding.media] = {"mimeType": ctype, "data": base64.b64encode(raw).decode()}
             return args
-        args = await super().args(tool, request, upload)
-        if BASE_URL_PARAM in fields:
-            args[BASE_URL_PARAM] = str(request.base_url).rstrip("/")
-        return args
-
-
-def install() -> None:
-    """Serve every Slack-style service through this wire (idempotent)."""
-    if not isinstance(WIRES.get("slack"), SlackServiceWire):
-        WIRES["slack"] = SlackServiceWire()
+        return await super().args(tool, request, upload)

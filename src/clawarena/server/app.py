@@ -14,7 +14,8 @@ from fastapi.responses import JSONResponse, Response
 
 from clawarena.gateway import Gateway
 from clawarena.services.base import Service
-from clawarena.services.wire import WIRES, GoogleWire, Wire, WireError, _bearer
+from clawarena.server.wire import GoogleWire, Wire, WireError, _bearer
+from clawarena.server.wires import wire_for
 from clawarena.tools.core import Tool
 from clawarena.world.store import WorldStore
 
@@ -29,7 +30,7 @@ class WorldApp:
         self.app = FastAPI(title="clawarena world", docs_url="/docs", openapi_url="/openapi.json")
         self._admin_routes()
         for service in services:
-            wire = WIRES[service.error_style]
+            wire = wire_for(service.error_style)
             for tool in service.tools:
                 if tool.rest is not None:
                     self._route(tool, wire)
@@ -48,7 +49,7 @@ class WorldApp:
                     args = await wire.args(tool, request, upload)
                 except WireError as exc:
                     return wire.error(exc.status, exc.message, exc.reason)
-                outcome = self.gateway.call_as_principal(principal.id, tool.name, args)
+                outcome = self.gateway.call_as_principal(principal.id, tool.name, args, base_url=str(request.base_url).rstrip("/"))
                 return wire.respond(outcome, tool, request)
 
             return handler
@@ -64,7 +65,7 @@ class WorldApp:
         google = GoogleWire()
 
         def authorized(request: Request) -> bool:
-            return _bearer(request) == self.world.directory.admin_token
+            return self.world.directory.is_admin(_bearer(request))
 
         def deny() -> Response:
             return google.error(401, "admin token required", "authError")

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from fastapi import Request
 from fastapi.responses import JSONResponse, Response
+from clawarena.server.fields import apply_fields, parse_fields
 from clawarena.services.base import MEDIA_KEY
-from clawarena.services.fields import apply_fields, parse_fields
 from clawarena.spec.models import PrincipalSpec
 from clawarena.tools.core import Tool
 from clawarena.world.principals import Directory
 
-if TYPE_CHECKING:  # the gateway imports the services package, which may import this module
+if TYPE_CHECKING:
     from clawarena.gateway import ToolOutcome
 
 GOOGLE_GLOBAL_PARAMS = frozenset(
@@ -201,4 +201,3 @@ def _slack_code(status: int, message: str) -> str:
     return {400: "invalid_arguments", 401: "invalid_auth", 403: "not_allowed_token_type", 404: "not_found"}.get(status, "internal_error")
 
 
-WIRES: dict[str, Wire] = {"google": GoogleWire(), "slack": SlackWire()}

@@ -1,0 +1,1 @@
+"""The `clawarena` command groups: one module per group, thin over the packages below."""
