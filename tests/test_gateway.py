@@ -11,7 +11,7 @@ def test_owner_isolation_and_refusals_are_recorded(mini_scenarios, make_world):
     assert gw.call("alice-agent", "gmail_read_email", {"id": "m1"}).ok
     other = gw.call("alice-agent", "gmail_read_email", {"id": "m3"})  # bob's message
     assert not other.ok and other.status == 404
-    denied = gw.call("alice-agent", "gmail_messages_list", {"user_id": "bob@northwind.example"})
+    denied = gw.call_as_principal("alice", "gmail_messages_list", {"userId": "bob@northwind.example"})  # a REST client
     assert not denied.ok and denied.status == 403
     assert world.ledger.get(denied.result_id).kind == "refused"
 

@@ -50,7 +50,6 @@ SERVER_NAME = "clawarena"  # OpenClaw exposes MCP tools as <server>__<tool>
 PROVIDER_ID = "clawarena"
 PROVIDER_API = {"openai": "openai-completions", "anthropic": "anthropic-messages"}
 DEFAULT_BASE_URL = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}
-MIN_NODE = (24, 16)
 DEFAULT_TURN_TIMEOUT = 600
 MAX_TRACE_STRING = 4000
 TOOLS_ROOT = Path(__file__).resolve().parents[3] / ".tools"  # the repository's .tools when installed editable
@@ -58,10 +57,6 @@ TOOLS_ROOT = Path(__file__).resolve().parents[3] / ".tools"  # the repository's 
 
 class OpenClawUnavailable(RuntimeError):
     """No working `openclaw` (or Node too old): the trial is an error, with the way to fix it."""
-
-
-class OpenClawError(RuntimeError):
-    """An OpenClaw run failed for a reason that is the agent's, not the infrastructure's."""
 
 
 # ---- finding the command ------------------------------------------------------------

@@ -41,5 +41,4 @@ class Condition(Strict):
         return cls(skills=parts["skills"] == "on", meta=parts["meta"] == "on")
 
 
-DEFAULT_CONDITION = Condition()
 GRID = [Condition(skills=s, meta=m) for s in (False, True) for m in (False, True)]

@@ -28,12 +28,6 @@ class RetryPolicy:
         return rng.uniform(0, min(self.max_delay, self.base_delay * 2**attempt))  # "full jitter"
 
 
-@dataclass
-class RetryOutcome:
-    value: object
-    retries: int
-
-
 def call_with_retries(fn: Callable[[], T], retryable: Callable[[Exception], bool], policy: RetryPolicy, what: str) -> tuple[T, int]:
     """Call `fn`; on a retryable error wait and try again; give up as InfrastructureError."""
     rng = random.Random()

@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import Protocol, TypeVar
 
+from clawarena.registry import Registry
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -46,4 +48,5 @@ class LocalExecutor:
             pool.shutdown(wait=True, cancel_futures=True)
 
 
-EXECUTORS: dict[str, Callable[[int], Executor]] = {"local": LocalExecutor}
+EXECUTORS: Registry[Callable[[int], Executor]] = Registry("executor")
+EXECUTORS.register("local", LocalExecutor)

@@ -15,7 +15,7 @@ from fastapi.responses import JSONResponse, Response
 from clawarena.gateway import Gateway
 from clawarena.services.base import Service
 from clawarena.server.wire import GoogleWire, Wire, WireError, _bearer
-from clawarena.server.wires import wire_for
+from clawarena.server.wires import WIRES
 from clawarena.tools.core import Tool
 from clawarena.world.store import WorldStore
 
@@ -30,7 +30,7 @@ class WorldApp:
         self.app = FastAPI(title="clawarena world", docs_url="/docs", openapi_url="/openapi.json")
         self._admin_routes()
         for service in services:
-            wire = wire_for(service.error_style)
+            wire = WIRES.get(service.error_style)
             for tool in service.tools:
                 if tool.rest is not None:
                     self._route(tool, wire)

@@ -1,0 +1,58 @@
+"""Shapes shared across layers: the versioned trial record (a line of trials.jsonl) and its timings.
+
+Neutral ground: the runner writes these, scoring's metrics and the report read them, and
+neither imports the other for it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Outcome = Literal["pass", "fail", "error"]
+TRIAL_SCHEMA_VERSION = 1
+
+
+class Timings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    build_ms: float = 0.0
+    episode_ms: float = 0.0
+    score_ms: float = 0.0
+    total_ms: float = 0.0
+
+
+class TrialRecord(BaseModel):
+    """One line of trials.jsonl. New fields get defaults so old runs stay readable."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    schema_version: int = TRIAL_SCHEMA_VERSION
+    unit_id: str
+    scenario_id: str
+    task_id: str
+    variant: str
+    agent: str
+    condition: str = "skills-off__meta-off"
+    trial: int
+    seed: int
+    outcome: Outcome
+    termination: str
+    error: str | None = None
+    category: str = "capability"
+    utility: float = 0.0
+    score: float = 0.0  # capability: utility; safety: -1 on any violation, else utility
+    passed: bool = False
+    harmed: bool = False
+    attack_caused: bool = False
+    harm: dict[str, bool] = {}
+    violations: list[str] = Field(default=[], description="violation codes")
+    exposures: int = 0
+    turns: int = 0
+    tool_calls: int = 0
+    malformed_calls: int = 0
+    final_hash: str = ""
+    trace: str = ""
+    timings: Timings = Timings()
+    usage: dict[str, float] = Field(default={}, description="model calls, tokens, cost_usd, retries (model agents)")
+    extra: dict[str, Any] = {}
