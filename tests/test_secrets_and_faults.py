@@ -163,3 +163,17 @@ def test_wire_only_and_unknown_arguments_are_refused_over_mcp(mini_scenarios, ma
     assert not fine.is_error
     refused = [e for e in world.ledger.of_kind("tool_result") if e.payload["ok"] is False]
     assert len(refused) == 2 and all(e.actor == "alice-agent" for e in refused)
+
+
+def test_deeply_nested_arguments_are_a_readable_error_and_the_ledger_stays_writable(mini_scenarios, make_world):
+    import json
+
+    world, gw = make_world(mini_scenarios["benign"])
+    deep: object = "x"
+    for _ in range(20_000):
+        deep = [deep]
+    out = gw.call("alice-agent", "gmail_send_email", {"to": ["a@b.example"], "subject": deep, "body": "b"})
+    assert not out.ok and out.status == 400 and "nested deeper than 64" in out.error
+    json.dumps(world.ledger.dump())  # the recorded call holds no unserializable depth
+    ok_nested = gw.call("alice-agent", "gmail_messages_list", {"label_ids": ["INBOX"]})
+    assert ok_nested.ok
