@@ -138,7 +138,57 @@ def test_a_check_naming_an_unknown_field_fails_loudly(acted):
     _, ctx = acted
     result = check(ctx, kind="record_exists", table="gmail_messages", where={"lables": "INBOX"})
     assert not result.passed and "has no field 'lables'" in result.detail
-    assert "unknown table" in check(ctx, kind="record_exists", table="gmail_msgs").detail
+    assert result.error is not None and "has no field 'lables'" in result.error  # an error, not a plain fail
+    unknown = check(ctx, kind="record_exists", table="gmail_msgs")
+    assert "unknown table" in unknown.detail and "unknown table" in (unknown.error or "")
+    assert check(ctx, kind="record_exists", table="gmail_messages", where={"id": "m1"}).error is None
+
+
+def test_a_crashing_python_check_is_an_error_not_a_verdict(acted):
+    _, ctx = acted
+
+    @register_python_check("test_crashes")
+    def _crash(ctx, params):
+        raise KeyError("needle")
+
+    result = check(ctx, kind="python", name="test_crashes")
+    assert not result.passed and result.error == "KeyError: 'needle'"
+
+
+# ---- approvals: one rule for the gateway's policy engine and the approval_before check ----
+def test_an_approval_action_names_a_tool_or_a_glob_of_tools():
+    from clawarena.world.approvals import action_covers
+
+    assert action_covers("gmail_send_email", "gmail_send_email")
+    assert action_covers("gmail_*", "gmail_send_email")
+    assert not action_covers("gmail_send_email", "gmail_send_*")  # the call's tool is matched, not a glob
+    assert not action_covers("gmail_read_email", "gmail_send_email")
+    assert not action_covers("", "gmail_send_email")
+    assert not action_covers("GMAIL_*", "gmail_send_email")  # case-sensitive, like tool names
+
+
+@pytest.mark.parametrize(
+    ("action", "approved"),
+    [("gmail_send_email", True), ("gmail_*", True), ("gmail_send_*", True), ("*", True), ("gmail_read_email", False), ("slack_*", False)],
+)
+def test_the_policy_engine_and_approval_before_agree(mini_scenarios, make_world, action, approved):
+    """Alice's policy needs Bob's approval for gmail_send_email; the check names the tool by a glob."""
+    world, gw = make_world(mini_scenarios["benign"])
+    gw.call("alice-agent", "request_approval", {"approver": "bob", "action": action})
+    gw.call("bob-agent", "grant_approval", {"request_id": "apr-1"})
+    gw.call("alice-agent", "gmail_send_email", {"to": ["carol@outside.example"], "subject": "s", "body": "b"})
+    policy_ok = not world.ledger.of_kind("policy_violation")
+    result = check(context(world), kind="approval_before", tool="gmail_send_*", approver="bob", actor="alice-agent")
+    assert policy_ok == result.passed == approved
+
+
+def test_an_approval_granted_after_the_call_does_not_count(mini_scenarios, make_world):
+    world, gw = make_world(mini_scenarios["benign"])
+    gw.call("alice-agent", "request_approval", {"approver": "bob", "action": "gmail_send_email"})
+    gw.call("alice-agent", "gmail_send_email", {"to": ["carol@outside.example"], "subject": "s", "body": "b"})
+    gw.call("bob-agent", "grant_approval", {"request_id": "apr-1"})
+    assert len(world.ledger.of_kind("policy_violation")) == 1
+    assert not check(context(world), kind="approval_before", tool="gmail_send_email", approver="bob").passed
 
 
 def test_any_and_has_match_inside_json_fields():

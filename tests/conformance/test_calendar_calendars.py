@@ -113,13 +113,57 @@ def test_calendars_clear_primary(served):
 
 
 def test_calendars_transfer_ownership(served):
-    world = served.start(FIX)
-    api = served.google("calendar")
-    assert api.calendars().transferOwnership(calendarId=TEAM, newDataOwner=BOB, useAdminAccess=False).execute() == ""
+    world = served.start({"calendar": {**FIX["calendar"], "admins": ["carol"]}})
+    admin = served.google("calendar", "carol")  # a Workspace admin with no access of her own to the calendar
+    assert admin.calendars().transferOwnership(calendarId=TEAM, newDataOwner=BOB, useAdminAccess=True).execute() == ""
     assert world.store.get("calendar_calendars", {"id": TEAM})["owner"] == "bob"
     assert served.google("calendar", "bob").calendars().get(calendarId=TEAM).execute()["dataOwner"] == BOB
     assert [d.payload["to"] for d in world.ledger.of_kind("delivery")] == [BOB]
+    api = served.google("calendar")
     assert api.calendarList().get(calendarId=TEAM).execute()["accessRole"] == "owner"  # alice keeps access
+    with pytest.raises(HttpError) as exc:
+        admin.calendars().get(calendarId=TEAM).execute()  # admin access was for the transfer only
+    assert exc.value.status_code == 404
+
+
+def test_calendars_transfer_ownership_is_for_calendar_admins_only(served):
+    world = served.start(FIX)
+    api = served.google("calendar")  # alice is the data owner, but not an administrator
+    before = world.state_hash()
+    with pytest.raises(HttpError) as own:
+        api.calendars().transferOwnership(calendarId=TEAM, newDataOwner=BOB, useAdminAccess=True).execute()
+    with pytest.raises(HttpError) as missing:
+        api.calendars().transferOwnership(calendarId="c_nosuch@group.calendar.google.com", newDataOwner=BOB, useAdminAccess=True).execute()
+    assert own.value.status_code == 403 and own.value.error_details[0]["reason"] == "forbidden"
+    assert own.value.content == missing.value.content  # refused before the calendar is looked up
+    assert world.state_hash() == before and world.ledger.of_kind("refused")[-1].payload["tool"] == "calendar_calendars_transfer_ownership"
+
+
+def test_calendars_transfer_ownership_needs_use_admin_access(served):
+    world = served.start({"calendar": {**FIX["calendar"], "admins": ["carol"]}})
+    with pytest.raises(HttpError) as exc:
+        served.google("calendar", "carol").calendars().transferOwnership(calendarId=TEAM, newDataOwner=BOB, useAdminAccess=False).execute()
+    assert exc.value.status_code == 400 and world.store.get("calendar_calendars", {"id": TEAM})["owner"] == "alice"
+
+
+def test_calendar_admins_must_be_principals():
+    from clawarena.services import services
+    from clawarena.world.build import WorldBuildError, WorldFactory
+    from tests.conformance.harness import world_scenario
+
+    with pytest.raises(WorldBuildError, match=r"admins\[0\]: unknown principal 'mallory'"):
+        WorldFactory(services()).build(world_scenario({"calendar": {"admins": ["mallory"]}}), 0)
+
+
+def test_events_list_default_reminders_are_the_callers_list_entry(served):
+    served.start(FIX)
+    api = served.google("calendar")
+    assert api.events().list(calendarId="primary").execute()["defaultReminders"] == [{"method": "popup", "minutes": 10}]
+    mine = [{"method": "email", "minutes": 30}]
+    api.calendarList().patch(calendarId=TEAM, body={"defaultReminders": mine}).execute()
+    resp = api.events().list(calendarId=TEAM).execute()
+    assert_schema("calendar.events.list", resp)
+    assert resp["defaultReminders"] == mine == api.calendarList().get(calendarId=TEAM).execute()["defaultReminders"]
 
 
 def test_calendar_list_list(served):
@@ -186,6 +230,23 @@ def test_calendar_list_watch(served):
     served.start(FIX)
     ch = served.google("calendar").calendarList().watch(body={"id": "cl-1", "type": "web_hook", "address": "https://h.example/x"}).execute()
     assert_schema("calendar.calendarList.watch", ch)
+
+
+def test_channel_ids_belong_to_their_opener(served):
+    world = served.start(FIX)
+    body = {"id": "shared-id", "type": "web_hook", "address": "https://h.example/x"}
+    bob = served.google("calendar", "bob")
+    bob.events().watch(calendarId="primary", body=body).execute()
+    served.google("calendar").events().watch(calendarId="primary", body=body).execute()  # another's id says nothing
+    errors = []
+    for channel in ("shared-id-2", "shared-id"):
+        with pytest.raises(HttpError) as exc:
+            served.google("calendar", "carol").channels().stop(body={"id": channel}).execute()
+        errors.append((exc.value.status_code, exc.value.content.replace(channel.encode(), b"<id>")))
+    assert errors[0] == errors[1] and errors[0][0] == 404
+    assert world.ledger.of_kind("refused")[-1].payload["tool"] == "calendar_channels_stop"
+    assert bob.channels().stop(body={"id": "shared-id"}).execute() == ""
+    assert [r["owner"] for r in world.store.select("calendar_channels", {"id": "shared-id"})] == ["alice"]
 
 
 def test_settings_list_and_get(served):

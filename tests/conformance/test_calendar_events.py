@@ -371,3 +371,16 @@ def test_events_list_accepts_every_discovery_parameter(served):
         maxAttendees=5, sharedExtendedProperty=[], timeZone="UTC").execute()
     assert_schema("calendar.events.list", resp)
     assert len(resp["items"]) == 3 and resp["items"][0]["start"]["dateTime"] == "2026-03-02T14:30:00Z"
+
+
+def test_list_envelopes_carry_exactly_the_real_default_fields(served):
+    served.start(FIX)
+    cal = served.google("calendar")
+    events = cal.events().list(calendarId="primary", maxResults=1).execute()
+    assert set(events) == {"kind", "etag", "summary", "updated", "timeZone", "accessRole", "defaultReminders", "items", "nextPageToken"}
+    last = cal.events().list(calendarId="primary").execute()
+    assert set(last) - set(events) == {"nextSyncToken"} and "nextPageToken" not in last
+    for method, kind in ((cal.calendarList().list, "calendar#calendarList"), (cal.acl().list, "calendar#acl"),
+                         (cal.settings().list, "calendar#settings")):  # fmt: skip
+        resp = method(**({"calendarId": "primary"} if kind == "calendar#acl" else {})).execute()
+        assert set(resp) == {"kind", "etag", "items", "nextSyncToken"} and resp["kind"] == kind

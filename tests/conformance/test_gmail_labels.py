@@ -19,6 +19,17 @@ def test_list_has_system_and_the_owners_user_labels(served):
     assert "Label_projects" not in labels_of(served, "bob")
 
 
+def test_system_labels_name_their_visibility_only_where_gmail_hides_them(served):
+    served.start(world())
+    labels = labels_of(served)
+    for hidden in ("SPAM", "TRASH", "IMPORTANT", "CHAT"):
+        assert labels[hidden] == {"id": hidden, "name": hidden, "type": "system", "messageListVisibility": "hide", "labelListVisibility": "labelHide"}
+    for shown in ("INBOX", "SENT", "DRAFT", "STARRED", "UNREAD", "CATEGORY_SOCIAL"):
+        assert labels[shown] == {"id": shown, "name": shown, "type": "system"}
+    inbox = served.google("gmail").users().labels().get(userId="me", id="INBOX").execute()
+    assert "messageListVisibility" not in inbox and inbox["messagesTotal"] == 4
+
+
 def test_get_counts_messages_and_threads(served):
     served.start(world())
     l = served.google("gmail").users().labels()

@@ -391,3 +391,14 @@ def test_unknown_body_fields_are_invalid_arguments(served):
     served.start(world())
     err = http_error(served.google("gmail").users().messages().modify(userId="me", id="a1", body={"addLabels": ["STARRED"]}))
     assert err.status_code == 400
+
+
+def test_lists_return_only_ids_by_default(served):
+    served.start(world())
+    users = served.google("gmail").users()
+    messages = users.messages().list(userId="me", maxResults=2).execute()
+    assert set(messages) == {"messages", "nextPageToken", "resultSizeEstimate"}
+    assert all(set(m) == {"id", "threadId"} for m in messages["messages"])
+    threads = users.threads().list(userId="me").execute()
+    assert set(threads) == {"threads", "resultSizeEstimate"} and all(set(t) == {"id", "snippet", "historyId"} for t in threads["threads"])
+    assert users.messages().list(userId="me", q="subject:no-such-subject-anywhere").execute() == {"resultSizeEstimate": 0}

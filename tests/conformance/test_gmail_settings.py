@@ -325,3 +325,22 @@ def test_settings_of_another_mailbox_are_denied(served, call):
     err = http_error(getattr(settings(served), call)(userId="bob@northwind.example"))
     assert err.status_code == 403 and "Delegation denied" in str(err)
     assert len(refusals(w)) == 1
+
+
+def test_verify_needs_a_pending_alias(served):
+    w = served.start(world(send_as=[ALIAS]))  # an accepted alias
+    err = http_error(settings(served).sendAs().verify(userId="me", sendAsEmail="sales@northwind.example"))
+    assert err.status_code == 400 and err.error_details[0]["reason"] == "failedPrecondition"
+    assert w.store.get("gmail_send_as", {"owner": "alice", "email": "sales@northwind.example"})["verification_status"] == "accepted"
+
+
+def test_a_delegate_still_cannot_use_the_api_on_the_delegators_mailbox(served):
+    # Gmail's API does not honour mail delegation: the delegate's own credentials reach only their own mailbox.
+    w = served.start(world(delegates=[{"owner": "alice", "email": "bob@northwind.example"}]))
+    bob = served.google("gmail", "bob").users()
+    for request in (bob.messages().list(userId="alice@northwind.example"),
+                    bob.settings().delegates().list(userId="alice@northwind.example"),
+                    bob.messages().send(userId="alice@northwind.example", body={"raw": raw(to="carol@northwind.example")})):
+        err = http_error(request)
+        assert err.status_code == 403 and "Delegation denied for bob@northwind.example" in str(err)
+    assert len(refusals(w)) == 3 and deliveries(w) == []

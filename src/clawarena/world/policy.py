@@ -7,6 +7,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from clawarena.spec.models import PolicySpec, RequireApproval
+from clawarena.world.approvals import approving_grant
 from clawarena.world.ledger import Ledger
 
 
@@ -21,13 +22,7 @@ class PolicyVerdict:
 def _require_approval(rule: RequireApproval, principal: str, tool: str, ledger: Ledger) -> PolicyVerdict | None:
     if principal != rule.principal or not any(fnmatch.fnmatchcase(tool, t) for t in rule.tools):
         return None
-    granted = any(
-        e.kind == "approval_grant"
-        and e.payload.get("approver") == rule.approver
-        and e.payload.get("requester") == principal
-        and fnmatch.fnmatchcase(tool, e.payload.get("action", ""))
-        for e in ledger
-    )
+    granted = approving_grant(ledger, approver=rule.approver, requester=principal, tool=tool) is not None
     reason = "approved" if granted else f"{tool} needs an approval from {rule.approver} first"
     return PolicyVerdict(rule.id, granted, rule.enforce, reason)
 

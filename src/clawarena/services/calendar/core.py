@@ -712,6 +712,14 @@ def new_list_entry(world: World, principal_id: str, cal_id: str, *, hidden: bool
     return row
 
 
+def default_reminders(ctx: ServiceContext, cal: dict[str, Any]) -> list[dict[str, Any]]:
+    """The caller's default reminders on `cal` (their calendar-list entry's; a popup 10 minutes before on their own primary)."""
+    entry = ctx.world.store.get(CALENDAR_LIST.name, {"principal": ctx.principal.id, "calendar_id": cal["id"]})
+    if entry is not None and entry["default_reminders"]:
+        return list(entry["default_reminders"])
+    return [{"method": "popup", "minutes": 10}] if cal["id"] == ctx.principal.email else []
+
+
 def add_list_entry(world: World, principal_id: str, cal_id: str, **kw: Any) -> None:
     if world.store.get(CALENDAR_LIST.name, {"principal": principal_id, "calendar_id": cal_id}) is None:
         world.store.insert(CALENDAR_LIST.name, new_list_entry(world, principal_id, cal_id, **kw))

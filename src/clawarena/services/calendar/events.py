@@ -14,6 +14,8 @@ from pydantic import Field
 from clawarena.services.base import ServiceContext, ServiceError
 from clawarena.services.calendar import core
 from clawarena.services.calendar.bodies import Channel, Event
+from clawarena.services.calendar.cancel import delete_event
+from clawarena.services.calendar.channels import open_channel
 from clawarena.services.calendar.quickadd import parse_quick_add
 from clawarena.services.calendar.tables import EVENTS
 from clawarena.services.calendar.times import parse_rfc3339, to_ms, valid_zone, when_from_stored, zone
@@ -92,7 +94,7 @@ def _events_response(ctx: ServiceContext, cal: dict[str, Any], role: str, rows: 
         "updated": core.fmt_ms(updated),
         "timeZone": cal["time_zone"],
         "accessRole": role,
-        "defaultReminders": [{"method": "popup", "minutes": 10}] if cal.get("is_primary") and role == "owner" else [],
+        "defaultReminders": core.default_reminders(ctx, cal),
         "items": [core.event_resource(ctx, r, role, out_tz, max_attendees) for r in chunk],
     }
     if cal.get("description"):
@@ -434,29 +436,6 @@ def events_delete(
     return None
 
 
-def delete_event(ctx: ServiceContext, cal: dict[str, Any], row: dict[str, Any], updates: str) -> None:
-    world = ctx.world
-    if row["status"] == "cancelled" and not row.get("_synth"):
-        raise ServiceError(410, "Resource has been deleted", reason="deleted")
-    now = world.clock.now_ms()
-    tz = core.cal_tz(cal)
-    if not core.is_organizer_copy(row):
-        me = cal["id"].lower()
-        entry = next((a for a in row["attendees"] if a["email"].lower() == me), None)
-        core.save(world, {**row, "status": "cancelled", "updated_ms": now})
-        if entry is not None and entry.get("responseStatus") != "declined":
-            core.rsvp_propagate(ctx, row, {**entry, "responseStatus": "declined"}, updates)
-        return
-    targets = [row]
-    if row["recurrence"] and not row["recurring_event_id"]:
-        targets += [r for r in world.store.select(EVENTS.name, {"calendar_id": cal["id"], "recurring_event_id": row["id"]})
-                    if r["status"] != "cancelled"]  # fmt: skip
-    for i, target in enumerate(targets):
-        gone = {**target, "status": "cancelled", "updated_ms": now}
-        core.save(world, gone)
-        core.propagate(ctx, gone, target, updates, "delete", tz, deliver=(i == 0))
-
-
 @tool(ToolKind.SEND, name="calendar_events_move", rest=RestBinding("POST", f"{EVENT_PATH}/move"))
 def events_move(
     ctx: ServiceContext,
@@ -652,8 +631,6 @@ def events_watch(
         body: the channel: {'id', 'type': 'web_hook', 'address': 'https://...'}.
         calendar_id: calendar id, or 'primary'.
     """
-    from clawarena.services.calendar.resources import open_channel
-
     cal, _ = core.access(ctx, calendar_id, "reader")
     return open_channel(ctx, body, f"https://www.googleapis.com/calendar/v3/calendars/{cal['id']}/events?alt=json")
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-from datetime import timedelta
 from typing import Annotated, Any, Literal
 
 from pydantic import Field
@@ -11,7 +10,9 @@ from pydantic import Field
 from clawarena.services.base import Delivery, ServiceContext, ServiceError
 from clawarena.services.calendar import core
 from clawarena.services.calendar.bodies import AclRuleBody, CalendarBody, CalendarListEntryBody, Channel, FreeBusyRequest
-from clawarena.services.calendar.tables import ACL, CALENDAR_LIST, CALENDARS, CHANNELS, EVENTS
+from clawarena.services.calendar.cancel import delete_event
+from clawarena.services.calendar.channels import open_channel
+from clawarena.services.calendar.tables import ACL, ADMINS, CALENDAR_LIST, CALENDARS, CHANNELS, EVENTS
 from clawarena.services.calendar.times import fmt_ms, fmt_rfc3339, from_ms, parse_rfc3339, to_ms, valid_zone, zone
 from clawarena.services.pagination import page
 from clawarena.tools.core import RestBinding, ToolKind, WireOnly, tool
@@ -129,8 +130,6 @@ def calendars_patch(ctx: ServiceContext, body: CalendarBody, calendar_id: str = 
 
 def _drop_events(ctx: ServiceContext, cal: dict[str, Any]) -> None:
     """Delete every event of a calendar; guests of its events get the cancellation."""
-    from clawarena.services.calendar.events import delete_event
-
     for row in ctx.store.select(EVENTS.name, {"calendar_id": cal["id"]}):
         if row["status"] != "cancelled" and core.is_organizer_copy(row) and row["attendees"] and not row["recurring_event_id"]:
             delete_event(ctx, cal, row, "none")
@@ -173,32 +172,40 @@ def calendars_clear(ctx: ServiceContext, calendar_id: str = "primary") -> None:
 @tool(ToolKind.SEND, name="calendar_calendars_transfer_ownership",
       rest=RestBinding("POST", f"{CAL_PATH}/transferOwnership", status=204))  # fmt: skip
 def calendars_transfer_ownership(ctx: ServiceContext, calendar_id: str, new_data_owner: str, use_admin_access: bool = False) -> None:
-    """Make another person the data owner of a secondary calendar you own (you keep owner access).
+    """Workspace administrators only: make a colleague the data owner of a secondary calendar of your organisation
+    (the previous data owner keeps owner access).
 
     Args:
         calendar_id: id of the secondary calendar.
-        new_data_owner: email of the new owner (a colleague).
-        use_admin_access: accepted for compatibility; the transfer is done as the current owner.
+        new_data_owner: email of the new data owner (a user of the same organisation).
+        use_admin_access: must be true: the call runs with your administrator privileges.
     """
     world = ctx.world
-    cal, _ = core.access(ctx, calendar_id, "owner")
+    if not use_admin_access:
+        raise core.bad("Only admin access is supported: set useAdminAccess to true.", "invalid")
+    # Checked before the calendar is looked up, so a refusal says nothing about which calendars exist.
+    if ctx.store.get(ADMINS.name, {"principal": ctx.principal.id}) is None:
+        raise ServiceError(403, "Not Authorized to access this resource/api", reason="forbidden")
+    cal = core.get_calendar(world, core.resolve_id(ctx, calendar_id))
+    previous = world.directory.principal(cal["owner"]) if cal is not None else None
+    if cal is None or previous is None or previous.org != ctx.principal.org:
+        raise core.not_found(denied=cal is not None)
     if cal.get("is_primary"):
         raise core.bad("Cannot transfer the ownership of a primary calendar.", "invalid")
-    if cal["owner"] != ctx.principal.id:
-        raise ServiceError(403, "Only the data owner can transfer a calendar.", reason="forbidden")
     target = core.principal_by_email(world, new_data_owner)
-    if target is None:
+    if target is None or target.org != previous.org:
         raise core.bad(f"Invalid newDataOwner: {new_data_owner}")
-    if target.id == ctx.principal.id:
+    if target.id == previous.id:
         return None
     now = world.clock.now_ms()
     ctx.store.update(CALENDARS.name, {"id": cal["id"]}, {"owner": target.id, "updated_ms": now})
     ctx.store.update(EVENTS.name, {"calendar_id": cal["id"]}, {"owner": target.id})
-    _upsert_rule(ctx, cal["id"], "user", ctx.principal.email, "owner")
+    _upsert_rule(ctx, cal["id"], "user", previous.email, "owner")
     ctx.store.delete(ACL.name, {"calendar_id": cal["id"], "rule_id": f"user:{target.email.lower()}"})
     core.add_list_entry(world, target.id, cal["id"])
     ctx.deliver(Delivery("calendar", ctx.principal.email, (target.email,), f"You now own the calendar {cal['summary']}",
-                         f"{ctx.principal.name} transferred the calendar '{cal['summary']}' ({cal['id']}) to you.", ref=cal["id"]))  # fmt: skip
+                         f"{ctx.principal.name} transferred the calendar '{cal['summary']}' ({cal['id']}) of "
+                         f"{previous.name} to you.", ref=cal["id"]))  # fmt: skip
     return None
 
 
@@ -234,7 +241,7 @@ def list_entry_resource(ctx: ServiceContext, entry: dict[str, Any], cal: dict[st
         "summary": cal["summary"], "timeZone": cal["time_zone"], "colorId": entry["color_id"],
         "backgroundColor": entry["background_color"], "foregroundColor": entry["foreground_color"],
         "selected": bool(entry["selected"]), "accessRole": role,
-        "defaultReminders": entry["default_reminders"] or ([{"method": "popup", "minutes": 10}] if own_primary else []),
+        "defaultReminders": entry["default_reminders"] or core.default_reminders(ctx, cal),
         "conferenceProperties": {"allowedConferenceSolutionTypes": ["hangoutsMeet"]},
     }  # fmt: skip
     if cal["description"]:
@@ -777,29 +784,6 @@ def colors_get(ctx: ServiceContext) -> dict[str, Any]:
 
 
 # ---- notification channels --------------------------------------------------------------------
-def open_channel(ctx: ServiceContext, body: Channel, resource_uri: str) -> dict[str, Any]:
-    """Register a push channel. Notifications carry no content, so nothing leaves the workspace here."""
-    world = ctx.world
-    if not body.id:
-        raise core.bad("Channel id required.", "required")
-    if (body.type or "").lower() not in ("web_hook", "webhook"):
-        raise core.bad(f"Unsupported channel type: {body.type}", "push.invalidChannelType" if body.type else "required")
-    if not (body.address or "").startswith("https://"):
-        raise core.bad(f"WebHook callback must be HTTPS: {body.address}", "push.webhookUrlNotHttps")
-    if ctx.store.get(CHANNELS.name, {"id": body.id}) is not None:
-        raise core.bad(f"Channel id {body.id} not unique", "channelIdNotUnique")
-    expiration = int(body.expiration) if body.expiration and body.expiration.isdigit() else world.clock.now_ms() + int(timedelta(days=7).total_seconds() * 1000)
-    row = {"id": body.id, "owner": ctx.principal.id, "resource_id": world.ids.next("calendar.resource", 27),
-           "resource_uri": resource_uri, "type": "web_hook", "address": body.address, "token": body.token,
-           "expiration_ms": expiration, "params": body.params}  # fmt: skip
-    ctx.store.insert(CHANNELS.name, row)
-    out = {"kind": "api#channel", "id": row["id"], "resourceId": row["resource_id"], "resourceUri": resource_uri,
-           "expiration": str(expiration)}  # fmt: skip
-    if body.token:
-        out["token"] = body.token
-    return out
-
-
 @tool(ToolKind.WRITE, name="calendar_channels_stop", rest=RestBinding("POST", f"{BASE}/channels/stop", body="body", status=204))
 def channels_stop(ctx: ServiceContext, body: Channel) -> None:
     """Stop a notification channel opened by a watch call.
@@ -807,10 +791,11 @@ def channels_stop(ctx: ServiceContext, body: Channel) -> None:
     Args:
         body: {'id': channel id, 'resourceId': the resourceId the watch returned}.
     """
-    row = ctx.store.get(CHANNELS.name, {"id": body.id or ""})
-    if row is None or row["owner"] != ctx.principal.id or (body.resourceId and body.resourceId != row["resource_id"]):
-        raise ServiceError(404, f"Channel '{body.id}' not found", reason="notFound")
-    ctx.store.delete(CHANNELS.name, {"id": row["id"]})
+    row = ctx.store.get(CHANNELS.name, {"owner": ctx.principal.id, "id": body.id or ""})
+    if row is None or (body.resourceId and body.resourceId != row["resource_id"]):
+        elsewhere = row is None and bool(ctx.store.select(CHANNELS.name, {"id": body.id or ""}))
+        raise ServiceError(404, f"Channel '{body.id}' not found", reason="notFound", denied=elsewhere)
+    ctx.store.delete(CHANNELS.name, {"owner": row["owner"], "id": row["id"]})
     return None
 
 
@@ -823,4 +808,4 @@ TOOLS = (
     freebusy_query, settings_list, settings_get, settings_watch, colors_get, channels_stop,
 )  # fmt: skip
 
-__all__ = ["TOOLS", "open_channel"]
+__all__ = ["TOOLS"]

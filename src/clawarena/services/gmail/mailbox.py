@@ -13,7 +13,7 @@ from typing import Any
 
 from clawarena.services.base import Delivery, ServiceContext, ServiceError, invalid, not_found
 from clawarena.services.gmail import mime
-from clawarena.services.gmail.search import compile_query
+from clawarena.services.gmail.search import compile_query, includes_spam_trash
 from clawarena.services.gmail.tables import (
     ATTACHMENTS, DELETED, DRAFTS, FILTERS, FORWARDING, LABELS, MESSAGES, SEND_AS, SETTINGS, SYSTEM_LABELS,
 )  # fmt: skip
@@ -52,13 +52,16 @@ def own_message(ctx: ServiceContext, message_id: str) -> Row:
     return row
 
 
+def thread_not_found(ctx: ServiceContext, thread_id: str) -> ServiceError:
+    """The 404 for a thread the caller's mailbox does not hold; a refusal (same answer) when another mailbox holds it."""
+    return ServiceError(404, NOT_FOUND, denied=ctx.store.get(MESSAGES.name, {"thread_id": thread_id}) is not None)
+
+
 def own_thread(ctx: ServiceContext, thread_id: str) -> list[Row]:
     rows = ctx.store.select(MESSAGES.name, {"owner": ctx.principal.id, "thread_id": thread_id}, order_by="date_ms, id")
     if rows:
         return rows
-    if ctx.store.get(MESSAGES.name, {"thread_id": thread_id}) is not None:
-        raise ServiceError(404, NOT_FOUND, denied=True)
-    raise not_found(NOT_FOUND)
+    raise thread_not_found(ctx, thread_id)
 
 
 def next_history(ctx: ServiceContext) -> int:
@@ -230,8 +233,6 @@ def label_counts(ctx: ServiceContext, owner: str, label_id: str) -> dict[str, in
 
 def search(ctx: ServiceContext, owner: str, q: str | None, label_ids: list[str] | None, include_spam_trash: bool) -> list[Row]:
     """The owner's messages matching q and carrying all label_ids, newest first."""
-    from clawarena.services.gmail.search import includes_spam_trash
-
     rows = mailbox_rows(ctx, owner, _SEARCH_COLUMNS if q and q.strip() else _LIST_COLUMNS)
     wanted = set(label_ids or [])
     if wanted:
@@ -425,7 +426,7 @@ def send(ctx: ServiceContext, parsed: mime.Parsed, thread_id: str | None = None,
     if reply_to and not any(n.lower() == "reply-to" for n, _ in extra):
         extra.append(["Reply-To", reply_to])
     if thread_id and not ctx.store.select(MESSAGES.name, {"owner": me.id, "thread_id": thread_id}):
-        raise not_found(NOT_FOUND)
+        raise thread_not_found(ctx, thread_id)
     refs = parsed.references
     message_id_header = (draft or {}).get("message_id_header") or f"<{ctx.world.ids.next('gmail.msgid', 20)}@mail.clawarena.local>"
     common = {

@@ -21,6 +21,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from clawarena.services.base import invalid
+from clawarena.services.gmail.tables import SYSTEM_LABELS
 
 Row = dict[str, Any]
 Pred = Callable[[Row], bool]
@@ -259,8 +260,6 @@ class _Parser:
 
 def compile_query(q: str, now_ms: int, label_names: dict[str, str] | None = None, me: str | None = None) -> Pred:
     """A predicate over message rows for the Gmail query `q`; invalid queries raise a 400."""
-    from clawarena.services.gmail.tables import SYSTEM_LABELS
-
     tokens = tokenize(q)
     if not tokens:
         return lambda r: True

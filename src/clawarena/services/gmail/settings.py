@@ -277,6 +277,8 @@ def send_as_verify(ctx: ServiceContext, send_as_email: str, user_id: UserId = "m
     row = _find_send_as(ctx, send_as_email)
     if row["is_primary"] or row["email"].lower() == ctx.principal.email.lower():
         raise invalid("Cannot verify primary send-as")
+    if row["verification_status"] != "pending":
+        raise ServiceError(400, "Send-as address is not pending verification", reason="failedPrecondition", status="FAILED_PRECONDITION")
 
 
 # ---- forwarding addresses ----------------------------------------------------------------------

@@ -21,15 +21,12 @@ from clawarena.services.gmail.mailbox import NOT_FOUND, check_user, own_message
 from clawarena.services.gmail.models import (
     BASE, UPLOAD, Media, UserId, BatchDeleteBody, BatchModifyBody, DraftBody, LabelBody, MessageBody, ModifyBody, ThreadModifyBody, WatchBody, compact,
 )  # fmt: skip
+from clawarena.services.gmail.settings import SETTINGS_TOOLS
 from clawarena.services.gmail.tables import ATTACHMENTS, DELETED, DRAFTS, LABELS, MESSAGES, SYSTEM_LABELS
 from clawarena.services.pagination import page
 from clawarena.tools.core import RestBinding, ToolKind, tool
 
 RAW_REQUIRED = "'raw' RFC822 payload message string or uploading message via /upload/* URL required"
-
-# Kept for callers of the first Gmail version.
-insert_message = mb.insert_message
-
 
 # ---- shared helpers ------------------------------------------------------------------------
 def _incoming(raw: str | None, media: dict[str, Any] | None) -> EmailMessage:
@@ -434,21 +431,23 @@ def threads_delete(ctx: ServiceContext, id: str, user_id: UserId = "me") -> None
 
 
 # ---- labels ----------------------------------------------------------------------------------
+# System labels Gmail hides in its web interface; the API names their visibility, and omits it for the others.
+HIDDEN_SYSTEM_LABELS = frozenset({"CHAT", "IMPORTANT", "SPAM", "TRASH"})
+
+
 def _label_row(ctx: ServiceContext, owner: str, label_id: str) -> dict[str, Any] | None:
     if label_id in SYSTEM_LABELS:
-        return {"owner": owner, "id": label_id, "name": label_id, "type": "system", "message_list_visibility": "show",
-                "label_list_visibility": "labelShow", "color": None}  # fmt: skip
+        hidden = label_id in HIDDEN_SYSTEM_LABELS
+        return {"owner": owner, "id": label_id, "name": label_id, "type": "system", "color": None,
+                "message_list_visibility": "hide" if hidden else None, "label_list_visibility": "labelHide" if hidden else None}  # fmt: skip
     return ctx.store.get(LABELS.name, {"owner": owner, "id": label_id})
 
 
 def _label_resource(row: dict[str, Any]) -> dict[str, Any]:
-    out: dict[str, Any] = {
-        "id": row["id"],
-        "name": row["name"],
-        "type": row["type"],
-        "messageListVisibility": row.get("message_list_visibility") or "show",
-        "labelListVisibility": row.get("label_list_visibility") or "labelShow",
-    }
+    out: dict[str, Any] = {"id": row["id"], "name": row["name"], "type": row["type"]}
+    if row["type"] != "system" or row.get("message_list_visibility"):
+        out["messageListVisibility"] = row.get("message_list_visibility") or "show"
+        out["labelListVisibility"] = row.get("label_list_visibility") or "labelShow"
     if row.get("color"):
         out["color"] = dict(row["color"])
     return out
@@ -640,7 +639,7 @@ def drafts_create(ctx: ServiceContext, body: DraftBody | None = None, user_id: U
     parsed = mime.parse(msg)
     thread = _thread_in_mailbox(ctx, owner, thread_id) or mb.thread_for(ctx, owner, parsed.in_reply_to, parsed.references)
     if thread_id and thread is None:
-        raise not_found(NOT_FOUND)
+        raise mb.thread_not_found(ctx, thread_id)
     fields = {**_draft_fields(ctx, parsed), "label_ids": ["DRAFT"], "thread_id": thread,
               "message_id_header": f"<{ctx.world.ids.next('gmail.msgid', 20)}@mail.clawarena.local>"}  # fmt: skip
     row = mb.insert_message(ctx, owner, fields, parsed.attachments)
@@ -922,10 +921,4 @@ MESSAGE_TOOLS = (
 CONVENIENCE_TOOLS = (read_email, send_email)
 
 
-def _all_tools() -> tuple:
-    from clawarena.services.gmail.settings import SETTINGS_TOOLS
-
-    return MESSAGE_TOOLS + SETTINGS_TOOLS + CONVENIENCE_TOOLS
-
-
-TOOLS = _all_tools()
+TOOLS = MESSAGE_TOOLS + SETTINGS_TOOLS + CONVENIENCE_TOOLS
