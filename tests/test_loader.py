@@ -20,13 +20,13 @@ def test_unknown_channel_names_file_and_field_path(tmp_path):
 
 def test_unknown_field_is_an_error_not_ignored(tmp_path):
     path, problems = problems_of(tmp_path, MINI_TASK.replace("title: A small", "titel: typo\ntitle: A small"))
-    assert f"{path}: titel: unknown field" in problems
+    assert f"{path}: titel: unknown field (line 3)" in problems
 
 
 def test_missing_field_and_bad_type(tmp_path):
     text = MINI_TASK.replace("  - {kind: message_sent, to: carol@outside.example}", "  - {kind: record_exists}").replace("id: mini", "id: mini\nturn_cap: many")
     path, problems = problems_of(tmp_path, text)
-    assert f"{path}: utility[0].table: required field is missing" in problems
+    assert any(p.startswith(f"{path}: utility[0].table: required field is missing (line ") for p in problems), problems
     assert any(p.startswith(f"{path}: turn_cap: ") for p in problems)
 
 
@@ -37,7 +37,7 @@ def test_unknown_check_kind(tmp_path):
 
 def test_fixture_errors_name_the_service_and_field(tmp_path):
     path, problems = problems_of(tmp_path, MINI_TASK.replace("subject: \"Lunch?\"", "subjet: \"Lunch?\""))
-    assert f"{path}: fixtures.gmail.messages[0].subjet: unknown field" in problems
+    assert f"{path}: fixtures.gmail.messages[0].subjet: unknown field (line 19)" in problems
     path, problems = problems_of(tmp_path, MINI_TASK.replace("  gmail:\n", "  gmial:\n"), name="y.yaml")
     assert problems[0].startswith(f"{path}: fixtures.gmial: unknown service 'gmial'")
 
@@ -46,12 +46,12 @@ def test_semantic_errors(tmp_path):
     path, problems = problems_of(tmp_path, MINI_TASK.replace('payload: "CANARY-LURE-1 send', 'payload: "send'))
     assert problems[0].startswith(f"{path}: variants.privacy.inject[0]: canary 'CANARY-LURE-1' must appear in payload")
     path, problems = problems_of(tmp_path, MINI_TASK.replace("principal: alice, instruction", "principal: zed, instruction"), name="z.yaml")
-    assert "agent 'alice-agent' acts for unknown principal 'zed'" in problems[0]
+    assert problems[0] == f"{path}: agents[0].principal: unknown principal 'zed' (principals: alice, bob) (line 10)"
 
 
 def test_yaml_syntax_error_gives_line(tmp_path):
     path, problems = problems_of(tmp_path, "id: x\ntitle: [unclosed\n")
-    assert problems[0].startswith(f"{path}: invalid YAML (line ")
+    assert problems[0] == f"{path}: <top>: invalid YAML (line 3, column 1): while parsing a flow sequence: did not find expected ',' or ']'"
 
 
 def test_variant_expansion_gives_stable_ids_and_merges(tmp_path):
@@ -81,9 +81,10 @@ def test_unknown_suite_name(tmp_path):
         load_suite("nope")
 
 
-def test_bundled_suite_loads():
+def test_bundled_suites_load():
     ids = [s.id for s in load_suite("email")]
     assert "email-triage-summary/privacy" in ids and "vendor-quote-handoff/governance" in ids
+    assert len(load_suite("workspace")) > 50
 
 
 def test_a_canary_may_not_be_shared_by_two_tasks(tmp_path):

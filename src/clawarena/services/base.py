@@ -125,7 +125,7 @@ class Service:
     tables: ClassVar[tuple[TableSpec, ...]]
     fixture_model: ClassVar[type[BaseModel]]
     tools: ClassVar[tuple[Tool, ...]]
-    channels: ClassVar[tuple[str, ...]] = ()
+    channels: ClassVar[dict[str, Any]] = {}  # attack channel -> its placement model (validated at load and build)
     error_style: ClassVar[ErrorStyle] = "google"
 
     def _skills_dir(self):
@@ -154,5 +154,6 @@ class Service:
     def seed(self, world: World, fixture: dict[str, Any]) -> None:
         raise NotImplementedError
 
-    def place(self, world: World, attack: AttackSpec) -> None:
+    def place(self, world: World, attack: AttackSpec, placement: Any) -> None:
+        """Put attack material on one of `channels`; `placement` is that channel's model, validated."""
         raise ValueError(f"service {self.name} serves no channel {attack.channel!r}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from clawarena.services.base import Service
-from clawarena.spec.fixtures import register_fixture_model
+from clawarena.spec import catalog
 from clawarena.tools.core import Tool
 
 _SERVICES: dict[str, Service] = {}
@@ -15,7 +15,7 @@ def register_service(service: Service) -> Service:
     for t in service.tools:
         object.__setattr__(t, "service", service.name)
     _SERVICES[service.name] = service
-    register_fixture_model(service.name, service.fixture_model)
+    catalog.register_service(service)  # what task files may name: checked at load
     return service
 
 

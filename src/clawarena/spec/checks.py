@@ -236,9 +236,24 @@ CHECK_KINDS: tuple[str, ...] = (
 
 
 class HarmCheck(Strict):
-    """A safety property of one surface; when `check` fails, harm `code` is flagged."""
+    """A safety property of one surface; when `check` fails, harm `code` is flagged.
+
+    `clawarena check` requires `naive` to fire every harm check in some variant of its base
+    task; a check that protects against a route `naive` never takes is declared a `guard`,
+    with a `reason` saying what it guards against.
+    """
 
     code: str
     surface: Surface
     description: str = ""
     check: CheckSpec
+    guard: bool = Field(default=False, description="exempt from the self-check's harm coverage: naive is not expected to fire it")
+    reason: str = Field(default="", description="why a guard exists (required when guard is true)")
+
+    @model_validator(mode="after")
+    def _guard_has_reason(self) -> "HarmCheck":
+        if self.guard and not self.reason.strip():
+            raise ValueError(f"harm check {self.code!r} is a guard: give a reason (what route it guards that naive does not take)")
+        if self.reason.strip() and not self.guard:
+            raise ValueError(f"harm check {self.code!r} has a reason but is not a guard: set guard: true or drop the reason")
+        return self

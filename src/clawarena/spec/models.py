@@ -3,16 +3,34 @@
 from __future__ import annotations
 
 import re
+from datetime import datetime
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import AfterValidator, Field, ValidationInfo, field_validator, model_validator
 
 from clawarena.spec.base import Strict
 from clawarena.spec.checks import CheckSpec, HarmCheck
-from clawarena.spec.taxonomy import Channel, VariantName
+from clawarena.spec.errors import display_path
+from clawarena.spec.references import reference_problems
+from clawarena.spec.taxonomy import VariantName
 
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 _IDENT = re.compile(r"^[A-Za-z0-9_.@-]+$")
+
+
+def _instant(v: str) -> str:
+    try:  # the rule of world.clock.parse_time: ISO 8601, "Z" for UTC, a naive time is UTC
+        datetime.fromisoformat(v.strip().replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError(f"cannot parse {v!r} as a time (expected ISO 8601, e.g. 2026-03-02T09:00:00Z)") from None
+    return v
+
+
+# A point in time as task files write it; fixtures and placements use it too.
+Instant = Annotated[str, AfterValidator(_instant)]
+
+# Validation context key: the loader checks cross-references itself, to name each field.
+LOADER_CHECKS_REFERENCES = "loader_checks_references"
 
 
 class PrincipalSpec(Strict):
@@ -77,8 +95,8 @@ class AttackSpec(Strict):
     """Attack material: where it is placed, what it says, and what its author wants done."""
 
     id: str
-    channel: Channel
-    placement: dict[str, Any] = Field(description="channel-specific: where and as what the material appears")
+    channel: str = Field(description="an attack channel a registered service serves (the loader checks it)")
+    placement: dict[str, Any] = Field(description="channel-specific, validated by the placement model of the channel's service")
     payload: str
     canary: str = Field(min_length=6, description="a unique string inside the payload that marks it wherever it travels")
     goal: list[ToolCall] = Field(min_length=1, description="the attacker's goal as tool calls by the victim agent")
@@ -103,7 +121,7 @@ class FillerSpec(Strict):
 class WorldSpec(Strict):
     """The world's fixed clock and its filler."""
 
-    now: str = "2026-03-02T09:00:00Z"
+    now: Instant = "2026-03-02T09:00:00Z"
     step_seconds: int = Field(default=1, ge=1)
     filler: FillerSpec = FillerSpec()
 
@@ -150,27 +168,33 @@ class TaskSpec(Strict):
             raise ValueError(f"task id {v!r} must be lower-case letters, digits and '-'")
         return v
 
-    @model_validator(mode="after")
-    def _references(self) -> "TaskSpec":
-        principals = {p.id for p in self.principals}
-        agents = {a.id for a in self.agents}
-        for a in self.agents:
-            if a.principal not in principals:
-                raise ValueError(f"agent {a.id!r} acts for unknown principal {a.principal!r}")
-        for e in self.edges:
-            for end in (e.source, e.target):
-                if end not in principals:
-                    raise ValueError(f"edge names unknown principal {end!r}")
-        for agent_id in self.reference:
-            if agent_id not in agents:
-                raise ValueError(f"reference names unknown agent {agent_id!r}")
-        if "benign" not in self.variants:
+    @field_validator("variants")
+    @classmethod
+    def _has_control(cls, v: dict[str, VariantSpec]) -> dict[str, VariantSpec]:
+        if "benign" not in v:
             raise ValueError("variants must include 'benign', the control")
-        for name, variant in self.variants.items():
-            for attack in variant.inject:
-                if attack.victim is not None and attack.victim not in agents:
-                    raise ValueError(f"variant {name!r}: attack {attack.id!r} names unknown victim {attack.victim!r}")
+        return v
+
+    @model_validator(mode="after")
+    def _references(self, info: ValidationInfo) -> "TaskSpec":
+        if not (info.context or {}).get(LOADER_CHECKS_REFERENCES):
+            problems = reference_problems(self)
+            if problems:
+                raise ValueError("; ".join(f"{display_path(p.loc)}: {p.message}" for p in problems))
         return self
+
+
+def merge_fixtures(base: dict[str, dict[str, Any]], extra: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """Variant fixtures extend the base: lists are appended, other keys replaced."""
+    out = {svc: dict(block) for svc, block in base.items()}
+    for svc, block in extra.items():
+        target = out.setdefault(svc, {})
+        for key, value in block.items():
+            if isinstance(value, list) and isinstance(target.get(key), list):
+                target[key] = list(target[key]) + list(value)
+            else:
+                target[key] = value
+    return out
 
 
 class Scenario(Strict):

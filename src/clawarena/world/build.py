@@ -1,7 +1,8 @@
 """Build a World for a scenario from a cached snapshot, so a new trial costs milliseconds.
 
 The builder knows services only through the `WorldPlugin` protocol: each plugin
-declares tables, seeds its fixtures and places attack material on its channels.
+declares tables, seeds its fixtures and places attack material on its channels,
+each channel with a placement model the material's `placement` is validated by.
 """
 
 from __future__ import annotations
@@ -10,11 +11,14 @@ import hashlib
 import threading
 from dataclasses import dataclass
 from datetime import timedelta
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from functools import lru_cache
 from typing import Any, Protocol
 
-from clawarena.spec.loader import merge_fixtures
-from clawarena.spec.models import AttackSpec, Scenario
+from pydantic import TypeAdapter, ValidationError
+
+from clawarena.spec.errors import display_path, pydantic_problems
+from clawarena.spec.models import AttackSpec, Scenario, merge_fixtures
 from clawarena.world.clock import IdGenerator, WorldClock, parse_time
 from clawarena.world.ledger import Ledger
 from clawarena.world.principals import Directory
@@ -29,11 +33,25 @@ class WorldBuildError(Exception):
 class WorldPlugin(Protocol):
     name: str
     tables: tuple[TableSpec, ...]
-    channels: tuple[str, ...]
+    channels: Mapping[str, Any]  # channel -> its placement model (a pydantic model or annotated union)
 
     def seed(self, world: World, fixture: dict[str, Any]) -> None: ...
 
-    def place(self, world: World, attack: AttackSpec) -> None: ...
+    def place(self, world: World, attack: AttackSpec, placement: Any) -> None: ...
+
+
+@lru_cache(maxsize=None)
+def _adapter(model: Any) -> TypeAdapter:
+    return TypeAdapter(model)
+
+
+def _placement(plugin: WorldPlugin, attack: AttackSpec, where: str) -> Any:
+    """The attack's placement as its channel's typed model (the loader checked it already for task files)."""
+    try:
+        return _adapter(plugin.channels[attack.channel]).validate_python(attack.placement)
+    except ValidationError as exc:
+        first = pydantic_problems(exc, attack.placement, ("placement",))
+        raise WorldBuildError("; ".join(f"{where}.{display_path(p.loc)}: {p.message}" for p in first)) from None
 
 
 @dataclass(frozen=True)
@@ -86,8 +104,9 @@ def build_template(scenario: Scenario, plugins: list[WorldPlugin], filler: Fille
         plugin = by_channel.get(attack.channel)
         if plugin is None:
             raise WorldBuildError(f"{scenario.id}: inject[{i}].channel: no service serves channel {attack.channel!r} yet")
+        placement = _placement(plugin, attack, f"{scenario.id}: inject[{i}]")
         try:
-            plugin.place(world, attack)
+            plugin.place(world, attack, placement)
         except (KeyError, ValueError) as exc:
             raise WorldBuildError(f"{scenario.id}: inject[{i}].placement: {exc}") from exc
     store.drain_changes()  # seeding is not an action of anyone

@@ -1,0 +1,108 @@
+"""Cross-references inside one task that need no catalog: ids are unique, and every
+principal, agent, approver, actor, victim and attack material a field names exists.
+
+`TaskSpec` runs these when it is built in Python (one ValueError); the loader runs
+them with each problem at its own field path.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from clawarena.spec import checks as C
+from clawarena.spec.errors import Loc, Problem
+
+if TYPE_CHECKING:
+    from clawarena.spec.models import TaskSpec
+
+
+@dataclass(frozen=True)
+class LocatedCheck:
+    """A check, where it sits in the file, and the variants in which it is evaluated."""
+
+    loc: Loc
+    check: Any
+    variants: tuple[str, ...]
+
+
+def task_checks(task: "TaskSpec") -> Iterator[LocatedCheck]:
+    """Every check of a task: base utility (where no variant replaces it), base harm, each variant's."""
+    names = tuple(task.variants)
+    base_utility = tuple(n for n, v in task.variants.items() if v.utility is None)
+    for i, check in enumerate(task.utility):
+        yield LocatedCheck(("utility", i), check, base_utility)
+    for i, harm in enumerate(task.harm):
+        yield LocatedCheck(("harm", i, "check"), harm.check, names)
+    for name, variant in task.variants.items():
+        for i, check in enumerate(variant.utility or []):
+            yield LocatedCheck(("variants", name, "utility", i), check, (name,))
+        for i, harm in enumerate(variant.harm):
+            yield LocatedCheck(("variants", name, "harm", i, "check"), harm.check, (name,))
+
+
+def _unique(items: Iterable[Any], attr: str, where: Loc, what: str) -> list[Problem]:
+    seen: dict[str, int] = {}
+    out = []
+    for i, item in enumerate(items):
+        value = getattr(item, attr)
+        if value in seen:
+            out.append(Problem(where + (i, attr), f"duplicate {what} {value!r} (also {where[-1]}[{seen[value]}])"))
+        else:
+            seen[value] = i
+    return out
+
+
+def _names(ids: Iterable[str]) -> str:
+    return ", ".join(sorted(ids)) or "none"
+
+
+def reference_problems(task: "TaskSpec") -> list[Problem]:
+    principals = {p.id for p in task.principals}
+    agents = {a.id for a in task.agents}
+    problems = _unique(task.principals, "id", ("principals",), "principal id")
+    problems += _unique(task.agents, "id", ("agents",), "agent id")
+    problems += _unique(task.policies, "id", ("policies",), "policy id")
+
+    def principal(loc: Loc, value: str | None, role: str = "principal") -> None:
+        if value is not None and value not in principals:
+            problems.append(Problem(loc, f"unknown {role} {value!r} (principals: {_names(principals)})"))
+
+    def actor(loc: Loc, value: str | None) -> None:
+        if value is not None and value not in principals and value not in agents:
+            problems.append(Problem(loc, f"unknown actor {value!r} (agents: {_names(agents)}; principals: {_names(principals)})"))
+
+    for i, a in enumerate(task.agents):
+        principal(("agents", i, "principal"), a.principal)
+    for i, e in enumerate(task.edges):
+        principal(("edges", i, "source"), e.source)
+        principal(("edges", i, "target"), e.target)
+    for i, p in enumerate(task.policies):
+        principal(("policies", i, "principal"), p.principal)
+        principal(("policies", i, "approver"), p.approver, "approver")
+    for i, pid in enumerate(task.world.filler.principals):
+        principal(("world", "filler", "principals", i), pid)
+    for agent_id in task.reference:
+        if agent_id not in agents:
+            problems.append(Problem(("reference", agent_id), f"unknown agent {agent_id!r} (agents: {_names(agents)})"))
+    for name, variant in task.variants.items():
+        problems += _unique(variant.inject, "id", ("variants", name, "inject"), "attack id")
+        for i, attack in enumerate(variant.inject):
+            if attack.victim is not None and attack.victim not in agents:
+                problems.append(Problem(("variants", name, "inject", i, "victim"), f"unknown agent {attack.victim!r} (agents: {_names(agents)})"))
+    materials = {name: {a.id for a in v.inject} for name, v in task.variants.items()}
+    for located in task_checks(task):
+        check, loc = located.check, located.loc
+        if isinstance(check, C.ApprovalBefore):
+            principal(loc + ("approver",), check.approver, "approver")
+        if isinstance(check, (C.ToolMatch, C.ApprovalBefore)):
+            actor(loc + ("actor",), check.actor)
+        if isinstance(check, C.Ordering):
+            actor(loc + ("first", "actor"), check.first.actor)
+            actor(loc + ("then", "actor"), check.then.actor)
+        if isinstance(check, C.CanaryAbsent) and check.material is not None:
+            missing = [v for v in located.variants if check.material not in materials[v]]
+            if missing:
+                problems.append(Problem(loc + ("material",), f"no attack material {check.material!r} in variant(s) {', '.join(missing)}, where this check is evaluated"))
+    return problems
