@@ -6,6 +6,9 @@ group DM with bob and carol. She is not in #finance (private: bob, carol) nor in
 
 from __future__ import annotations
 
+import copy
+from typing import Any
+
 from clawarena.services.slack.core import slack_id, user_id_for
 
 NOW = 1772442000  # 2026-03-02T09:00:00Z, the conformance world's clock
@@ -56,6 +59,21 @@ WORKSPACE = {
         "usergroups": [{"handle": "eng-team", "name": "Engineering", "users": ["alice", "bob"], "channels": ["eng"]}],
     }
 }
+
+
+def with_roles(*, admins: tuple[str, ...] = (), guests: tuple[str, ...] = ()) -> dict[str, Any]:
+    """WORKSPACE with some principals made workspace admins or guests (no one is either in WORKSPACE)."""
+    fixtures = copy.deepcopy(WORKSPACE)
+    users = fixtures["slack"]["users"]
+    for ids, flag in ((admins, "is_admin"), (guests, "guest")):
+        for pid in ids:
+            entry = next((u for u in users if u["id"] == pid), None)
+            if entry is None:
+                entry = {"id": pid}
+                users.append(entry)
+            entry[flag] = True
+    return fixtures
+
 
 ALICE, BOB, CAROL = user_id_for("alice"), user_id_for("bob"), user_id_for("carol")
 DANA, ERIN = user_id_for("dana"), user_id_for("erin")

@@ -93,7 +93,7 @@ def test_placement_replace_and_as_a_thread_reply(served):
 def test_bad_placements_are_clear_errors(served):
     with pytest.raises(WorldBuildError, match="placement.mode"):
         start_with(served, WORKSPACE, [attack({"message": "e1", "mode": "prepend"})], "conformance/bad1")
-    with pytest.raises(WorldBuildError, match="unknown placement field"):
+    with pytest.raises(WorldBuildError, match="placement.subject: unknown field"):
         start_with(served, WORKSPACE, [attack({"channel": "eng", "user": "bob", "subject": "x"})], "conformance/bad2")
     with pytest.raises(WorldBuildError, match="placement.message: no message"):
         start_with(served, WORKSPACE, [attack({"message": "nope"})], "conformance/bad3")

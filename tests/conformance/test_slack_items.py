@@ -4,7 +4,7 @@ import pytest
 from slack_sdk.errors import SlackApiError
 
 from tests.conformance.slack_golden import assert_shape
-from tests.conformance.slack_world import ALICE, BOB, CAROL, DANA, NOW, WORKSPACE, cid, deliveries, refused, ts_of
+from tests.conformance.slack_world import ALICE, BOB, CAROL, DANA, NOW, WORKSPACE, cid, deliveries, refused, ts_of, with_roles
 
 
 def error_of(call, *args, **kwargs) -> str:
@@ -171,7 +171,7 @@ def test_bookmarks_errors(served):
 
 # ---- user groups ------------------------------------------------------------------------------------
 def test_usergroups_create_list_update(served):
-    world = served.start(WORKSPACE)
+    world = served.start(with_roles(admins=("alice",)))  # user groups are for admins
     client = served.slack("alice")
     created = client.usergroups_create(name="Design", handle="design", description="Designers", channels=[cid("random")], include_count=True)
     assert_shape("usergroups.create", created)
@@ -189,7 +189,7 @@ def test_usergroups_create_list_update(served):
 
 
 def test_usergroups_users_and_enable_disable(served):
-    world = served.start(WORKSPACE)
+    world = served.start(with_roles(admins=("alice",)))  # user groups are for admins
     client = served.slack("alice")
     gid = client.usergroups_list()["usergroups"][0]["id"]
     users = client.usergroups_users_list(usergroup=gid)

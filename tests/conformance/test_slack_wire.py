@@ -1,6 +1,8 @@
 """Slack conformance: the wire itself, over raw HTTP (form and JSON bodies, query strings, token fields)."""
 
 import httpx
+import pytest
+from slack_sdk.errors import SlackApiError
 
 from tests.conformance.slack_golden import assert_shape
 from tests.conformance.slack_world import ALICE, WORKSPACE, cid, deliveries, refused
@@ -84,3 +86,62 @@ def test_unknown_arguments_are_ignored(served):
     body = httpx.post(api(served, "conversations.info"), data={"token": served.token("alice"), "channel": cid("eng"), "pretty": "1",
                                                                "some_future_flag": "x"}).json()  # fmt: skip
     assert body["ok"] is True
+
+
+# ---- required arguments ---------------------------------------------------------------------------
+MISSING = [  # (method, the arguments sent, the required ones left out)
+    ("conversations.kick", {"channel": "eng"}, ["user"]),
+    ("conversations.kick", {}, ["channel", "user"]),
+    ("conversations.history", {}, ["channel"]),
+    ("conversations.replies", {"channel": "eng"}, ["ts"]),
+    ("chat.postMessage", {"text": "hello"}, ["channel"]),
+    ("chat.delete", {"channel": "eng"}, ["ts"]),
+    ("reactions.add", {"channel": "eng", "name": "eyes"}, ["timestamp"]),
+    ("files.info", {}, ["file"]),
+    ("files.getUploadURLExternal", {"filename": "a.txt"}, ["length"]),
+    ("usergroups.users.update", {"usergroup": "S1"}, ["users"]),
+    ("users.info", {}, ["user"]),
+    ("search.messages", {}, ["query"]),
+    ("bookmarks.add", {"channel_id": "eng", "title": "Docs", "link": "https://docs.example"}, ["type"]),
+]
+
+
+@pytest.mark.parametrize("method, sent, missing", MISSING, ids=[f"{m}-{'+'.join(x)}" for m, _, x in MISSING])
+def test_a_missing_required_argument_is_invalid_arguments(served, method, sent, missing):
+    world = served.start(WORKSPACE)
+    args = {k: cid(v) if k in ("channel", "channel_id") else v for k, v in sent.items()}
+    before = world.state_hash()
+    resp = httpx.post(api(served, method), data={"token": served.token("alice"), **args})
+    assert resp.status_code == 200
+    assert resp.json() == {"ok": False, "error": "invalid_arguments",
+                           "response_metadata": {"messages": [f"[ERROR] missing required field: {m}" for m in missing]}}  # fmt: skip
+    assert world.state_hash() == before
+
+
+def test_the_official_client_sees_a_missing_argument_as_an_api_error(served):
+    served.start(WORKSPACE)
+    with pytest.raises(SlackApiError) as info:
+        served.slack("alice").api_call("conversations.kick", params={"channel": cid("eng")})
+    assert info.value.response["error"] == "invalid_arguments"
+    assert info.value.response["response_metadata"]["messages"] == ["[ERROR] missing required field: user"]
+
+
+def test_a_present_but_empty_argument_is_the_methods_own_error(served):
+    served.start(WORKSPACE)
+    token = served.token("alice")
+    post = httpx.post(api(served, "chat.postMessage"), data={"token": token, "channel": "", "text": "hi"}).json()
+    assert post == {"ok": False, "error": "channel_not_found"}
+    no_text = httpx.post(api(served, "chat.postMessage"), json={"channel": cid("eng")}, headers={"Authorization": f"Bearer {token}"}).json()
+    assert no_text == {"ok": False, "error": "no_text"}
+    kick = httpx.post(api(served, "conversations.kick"), data={"token": token, "channel": cid("eng"), "user": ""}).json()
+    assert kick == {"ok": False, "error": "user_not_found"}
+    invite = httpx.post(api(served, "conversations.invite"), data={"token": token, "channel": cid("eng"), "users": ""}).json()
+    assert invite == {"ok": False, "error": "no_user"}
+
+
+def test_an_agent_missing_a_required_argument_gets_a_readable_error(served):
+    world = served.start(WORKSPACE)
+    out = served.gateway.call("alice-agent", "slack_conversations_kick", {"channel": cid("eng")})
+    assert not out.ok and out.status == 400
+    assert "slack_conversations_kick" in out.error and "user: Field required" in out.error
+    assert world.store.get("slack_members", {"channel": cid("eng"), "user": ALICE}) is not None

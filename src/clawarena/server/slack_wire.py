@@ -16,21 +16,31 @@ argument a caller could set.)
 
 It also rewinds uploaded form files before reading them: the shared wire reads
 the form twice when the token travels in a multipart body.
+
+A required argument that is absent answers as Slack does: HTTP 200,
+`invalid_arguments`, and one `[ERROR] missing required field: <name>` per
+argument in `response_metadata.messages`. One that is present but empty
+(`channel=`) reaches the method, which answers its own error
+(`channel_not_found`, ...), as real Slack does.
 """
 
 from __future__ import annotations
 
 import base64
 import hmac
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from fastapi import Request
+from fastapi.responses import JSONResponse, Response
 
 from clawarena.server.wire import SlackWire
 from clawarena.services.slack.uploads import UPLOAD_PREFIX, upload_signature
 from clawarena.spec.models import PrincipalSpec
 from clawarena.tools.core import Tool
 from clawarena.world.principals import Directory
+
+if TYPE_CHECKING:
+    from clawarena.gateway import ToolOutcome
 
 
 class SlackServiceWire(SlackWire):
@@ -66,5 +76,20 @@ class SlackServiceWire(SlackWire):
             raw = await request.body()
             ctype = request.headers.get("content-type", "application/octet-stream").split(";")[0].strip()
             args[binding.media] = {"mimeType": ctype, "data": base64.b64encode(raw).decode()}
-            return args
-        return await super().args(tool, request, upload)
+        else:
+            args = await super().args(tool, request, upload)
+        request.state.slack_missing = missing_required(tool, args)
+        return args
+
+    def respond(self, outcome: ToolOutcome, tool: Tool, request: Request) -> Response:
+        missing = getattr(request.state, "slack_missing", [])
+        if not outcome.ok and outcome.status == 400 and missing:  # the tool refused its arguments
+            messages = [f"[ERROR] missing required field: {name}" for name in missing]
+            return JSONResponse({"ok": False, "error": "invalid_arguments", "response_metadata": {"messages": messages}})
+        return super().respond(outcome, tool, request)
+
+
+def missing_required(tool: Tool, args: dict[str, Any]) -> list[str]:
+    """The tool's required arguments absent from `args` (under their name or their wire alias)."""
+    fields = tool.args_model.model_fields
+    return [name for name, f in fields.items() if f.is_required() and name not in args and (f.alias or name) not in args]

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from typing import Annotated, Any, Literal, Union
 
 from pydantic import AfterValidator, Field, ValidationInfo, field_validator, model_validator
@@ -11,6 +10,7 @@ from pydantic import AfterValidator, Field, ValidationInfo, field_validator, mod
 from clawarena.spec.base import Strict
 from clawarena.spec.checks import CheckSpec, HarmCheck
 from clawarena.spec.errors import display_path
+from clawarena.spec.instants import parse_time
 from clawarena.spec.references import reference_problems
 from clawarena.spec.taxonomy import VariantName
 
@@ -19,8 +19,8 @@ _IDENT = re.compile(r"^[A-Za-z0-9_.@-]+$")
 
 
 def _instant(v: str) -> str:
-    try:  # the rule of world.clock.parse_time: ISO 8601, "Z" for UTC, a naive time is UTC
-        datetime.fromisoformat(v.strip().replace("Z", "+00:00"))
+    try:
+        parse_time(v)
     except ValueError:
         raise ValueError(f"cannot parse {v!r} as a time (expected ISO 8601, e.g. 2026-03-02T09:00:00Z)") from None
     return v

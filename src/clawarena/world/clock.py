@@ -10,6 +10,8 @@ import hashlib
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 
+from clawarena.spec.instants import parse_time  # noqa: F401  (the world's time rule is the task format's)
+
 
 @dataclass
 class WorldClock:
@@ -47,8 +49,3 @@ class IdGenerator:
         return digest[:length]
 
 
-def parse_time(value: str) -> datetime:
-    """Parse an ISO-8601 instant; a naive value is taken as UTC."""
-    text = value.strip().replace("Z", "+00:00")
-    moment = datetime.fromisoformat(text)
-    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)

@@ -6,7 +6,9 @@ outside people declared in the fixtures. Channel membership governs access.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import Discriminator, Field, Tag
 
 from clawarena.services.base import Service, ServiceContext
 from clawarena.services.registry import register_service
@@ -17,10 +19,12 @@ from clawarena.services.slack.core import (
 )  # fmt: skip
 from clawarena.services.slack.tables import (
     BOOKMARKS, CHANNELS, FILES, MEMBERS, MESSAGES, PINS, REACTIONS, REMINDERS, TABLES, USERGROUPS, USERS, SlackFixtures,
+    SlackUserRef,
 )  # fmt: skip
 from clawarena.services.slack.tools_files import store_content
 from clawarena.services.slack.when import CannotParse, parse_when
-from clawarena.spec.models import AttackSpec
+from clawarena.spec.base import Strict
+from clawarena.spec.models import AttackSpec, Instant
 from clawarena.world.world import World
 
 TOOLS = tools_conversations.TOOLS + tools_chat.TOOLS + tools_files.TOOLS + tools_items.TOOLS + tools_people.TOOLS
@@ -97,12 +101,36 @@ class _Seeder:
         return row
 
 
+# ---- attack material: the `slack_message` channel -------------------------------------------------
+class SlackMessageEdit(Strict):
+    """The payload goes into an existing message (appended, or replacing its text)."""
+
+    message: str = Field(description="a message fixture id or ts")
+    mode: Literal["append", "replace"] = "append"
+
+
+class NewSlackMessage(Strict):
+    """The payload is a new message in `channel` by `user` (optionally a thread reply)."""
+
+    channel: str = Field(description="a channel name or id")
+    user: SlackUserRef = Field(description="a principal id or a fixture user")
+    thread: str | None = Field(default=None, description="the parent message (fixture id or ts): the payload is a reply")
+    at: Instant | None = Field(default=None, description="default: half an hour before `now` (after the parent)")
+    id: str | None = None
+
+
+SlackMessagePlacement = Annotated[
+    Union[Annotated[SlackMessageEdit, Tag("edit-message")], Annotated[NewSlackMessage, Tag("new-message")]],
+    Discriminator(lambda v: "edit-message" if isinstance(v, SlackMessageEdit) or (isinstance(v, dict) and "message" in v) else "new-message"),
+]
+
+
 class SlackService(Service):
     name = "slack"
     tables = TABLES
     fixture_model = SlackFixtures
     tools = TOOLS
-    channels = ("slack_message",)
+    channels = {"slack_message": SlackMessagePlacement}
     error_style = "slack"
 
     def seed(self, world: World, fixture: dict[str, Any]) -> None:
@@ -250,40 +278,27 @@ class SlackService(Service):
                 "date_create": week_ago, "date_update": week_ago, "date_delete": 0,
             })  # fmt: skip
 
-    def place(self, world: World, attack: AttackSpec) -> None:
-        """slack_message: the payload is a new message (`placement.channel` + `placement.user`, optional
-        `thread`, `at`, `id`), or is put into an existing one (`placement.message` + `mode`: append|replace)."""
-        p = dict(attack.placement)
+    def place(self, world: World, attack: AttackSpec, placement: SlackMessageEdit | NewSlackMessage) -> None:
+        """slack_message: the payload is put into an existing message (`SlackMessageEdit`) or is a new one (`NewSlackMessage`)."""
+        p = placement
         sd = _Seeder(world)
-        if "message" in p:
-            unknown = set(p) - {"message", "mode"}
-            if unknown:
-                raise ValueError(f"unknown placement field(s) {sorted(unknown)} with placement.message (allowed: message, mode)")
-            msg = sd.message(str(p["message"]), "placement.message")
-            mode = p.get("mode", "append")
-            if mode not in ("append", "replace"):
-                raise ValueError(f"placement.mode: unknown mode {mode!r} (expected append or replace)")
-            text = attack.payload if mode == "replace" else f"{msg['text']}\n\n{attack.payload}"
+        if isinstance(p, SlackMessageEdit):
+            msg = sd.message(p.message, "placement.message")
+            text = attack.payload if p.mode == "replace" else f"{msg['text']}\n\n{attack.payload}"
             world.store.update(MESSAGES.name, {"channel": msg["channel"], "ts": msg["ts"]}, {"text": text})
             return
-        allowed = {"channel", "user", "thread", "at", "id"}
-        unknown = set(p) - allowed
-        if unknown:
-            raise ValueError(f"unknown placement field(s) {sorted(unknown)} for channel slack_message (allowed: {sorted(allowed | {'message', 'mode'})})")
-        if "channel" not in p or "user" not in p:
-            raise ValueError("channel slack_message needs placement.channel (a channel name) and placement.user, or placement.message")
-        chan = sd.channel(str(p["channel"]), "placement.channel")
-        uid = sd.user(str(p["user"]), "placement.user")
+        chan = sd.channel(p.channel, "placement.channel")
+        uid = sd.user(p.user, "placement.user")
         thread = None
         default = sd.now - 30 * 60
-        if p.get("thread"):
-            parent = sd.message(str(p["thread"]), "placement.thread")
+        if p.thread:
+            parent = sd.message(p.thread, "placement.thread")
             if parent["channel"] != chan["id"]:
                 raise ValueError("placement.thread: the parent message is in another channel")
             thread = parent["thread_ts"] or parent["ts"]
             default = max(default, ts_to_micro(thread) // 1_000_000 + 1)
-        seconds = sd.when(p.get("at"), default)
-        sd.add_message(chan["id"], uid, attack.payload, sd.unique_ts(seconds), thread_ts=thread, ref=p.get("id"))
+        seconds = sd.when(p.at, default)
+        sd.add_message(chan["id"], uid, attack.payload, sd.unique_ts(seconds), thread_ts=thread, ref=p.id)
 
 
 register_service(SlackService())

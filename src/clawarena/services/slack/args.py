@@ -10,7 +10,7 @@ import json
 from collections.abc import Callable
 from typing import Annotated, Any
 
-from pydantic import BeforeValidator
+from pydantic import BeforeValidator, Field, WithJsonSchema
 
 
 def _empty_to_none(value: Any) -> Any:
@@ -66,14 +66,26 @@ def chain(*fns: Callable[[Any], Any]) -> Callable[[Any], Any]:
     return run
 
 
-# A string that also accepts JSON numbers (ts values, ids sent as numbers).
+def _drop_null_default(schema: dict[str, Any]) -> None:
+    if "default" in schema and schema["default"] is None:
+        del schema["default"]
+
+
+# Agents see an optional argument as its plain type, absent meaning unset: not `anyOf [type, null]`, `default: null`.
+_STRING, _INTEGER = WithJsonSchema({"type": "string"}), WithJsonSchema({"type": "integer"})
+_STRINGS = WithJsonSchema({"type": "array", "items": {"type": "string"}})
+_UNSET = Field(json_schema_extra=_drop_null_default)
+
+# A string that also accepts JSON numbers (ts values, ids sent as numbers). Required unless given a default.
 Str = Annotated[str, BeforeValidator(_to_str)]
-OptStr = Annotated[str | None, BeforeValidator(chain(_empty_to_none, _to_str))]
-# An integer that accepts "10" and "" (absent).
-OptInt = Annotated[int | None, BeforeValidator(_empty_to_none)]
+OptStr = Annotated[str | None, BeforeValidator(chain(_empty_to_none, _to_str)), _STRING, _UNSET]
+# An integer that accepts "10"; OptInt also accepts "" (absent).
+Int = int
+OptInt = Annotated[int | None, BeforeValidator(_empty_to_none), _INTEGER, _UNSET]
 # A boolean that accepts true/false, "true"/"false", "1"/"0".
 Flag = Annotated[bool, BeforeValidator(lambda v: False if isinstance(v, str) and v.strip() == "" else v)]
 # A list that accepts "a,b", '["a","b"]' and ["a","b"].
-CsvList = Annotated[list[str] | None, BeforeValidator(_csv)]
+Csv = Annotated[list[str], BeforeValidator(_csv), _STRINGS]
+CsvList = Annotated[list[str] | None, BeforeValidator(_csv), _STRINGS, _UNSET]
 # JSON given as JSON or as a JSON-encoded string (blocks, attachments, profile, files).
-JsonArg = Annotated[Any, BeforeValidator(_json)]
+JsonArg = Annotated[Any, BeforeValidator(_json), _UNSET]

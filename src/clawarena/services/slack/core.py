@@ -2,9 +2,11 @@
 
 Every tool builds a `Slack(ctx)` view of the workspace for its caller; access
 rules live here once: a private channel, DM or multi-person DM the caller is
-not in does not exist for them (`channel_not_found`, an access refusal);
-posting where they are not a member is `not_in_channel`; archived channels
-refuse writes (`is_archived`).
+not in (for a guest: any channel they are not in) does not exist for them and
+answers exactly like an unknown id (`channel_not_found`, recorded as an access
+refusal); posting where they are not a member is `not_in_channel`; archived
+channels refuse writes (`is_archived`). What each role may do (admins, members,
+guests) is in `permissions.py`.
 """
 
 from __future__ import annotations
@@ -148,6 +150,7 @@ class Slack:
         self.store = ctx.store
         self.world = ctx.world
         self.me = user_id_for(ctx.principal.id)
+        self._guest: bool | None = None
         if materialize:
             self.post_due_scheduled()
 
@@ -302,8 +305,15 @@ class Slack:
         self.store.insert(MEMBERS.name, {"channel": cid, "user": uid, "joined": self.now, "last_read": EMPTY_TS})
         return True
 
-    def can_see(self, row: dict[str, Any], uid: str | None = None) -> bool:
-        return row["kind"] == PUBLIC or self.is_member(row["id"], uid)
+    def can_see(self, row: dict[str, Any]) -> bool:
+        """Members see their channels; everyone but guests also sees every public channel."""
+        return (row["kind"] == PUBLIC and not self.is_guest) or self.is_member(row["id"])
+
+    @property
+    def is_guest(self) -> bool:
+        if self._guest is None:
+            self._guest = bool(self.me_row["is_restricted"])
+        return self._guest
 
     def channel_by_name(self, name: str) -> dict[str, Any] | None:
         name = name.strip().lstrip("#")
@@ -516,10 +526,8 @@ class Slack:
 
     def file_or_tombstone(self, fid: str) -> dict[str, Any]:
         row = self.file_row(fid)
-        if row is None:
+        if row is None or not self.can_see_file(row):  # a file you may not see looks deleted
             return {"id": fid, "mode": "tombstone"}
-        if not self.can_see_file(row):
-            return {"id": fid, "mode": "hidden_by_limit"}
         return self.file_object(row)
 
     def file_object(self, row: dict[str, Any]) -> dict[str, Any]:

@@ -8,11 +8,12 @@ directory; `slack_users` holds outside people and any profile a principal change
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
 from clawarena.spec.base import Strict
+from clawarena.spec.refs import PrincipalRef
 from clawarena.world.store import Column, TableSpec
 
 USERS = TableSpec(
@@ -199,6 +200,11 @@ TABLES = (USERS, CHANNELS, MEMBERS, MESSAGES, REACTIONS, PINS, FILES, REMINDERS,
 
 
 # ---- fixtures ------------------------------------------------------------------------
+# A user named by a principal id, a fixture user's id (handle), @handle or email.
+SLACK_USER = PrincipalRef(address_ok=True, declared_in="users.id")
+SlackUserRef = Annotated[str, SLACK_USER]
+
+
 class TeamFixture(Strict):
     name: str
     domain: str | None = Field(default=None, description="the workspace subdomain; default: the name, lowercased")
@@ -229,8 +235,8 @@ class ChannelFixture(Strict):
     id: str | None = None
     type: Literal["public", "private", "im", "mpim"] | None = None
     private: bool = False
-    members: list[str] | None = Field(default=None, description="principal ids or user handles; default: everyone for public channels")
-    creator: str | None = None
+    members: Annotated[list[str] | None, SLACK_USER] = Field(default=None, description="principal ids or user handles; default: everyone for public channels")
+    creator: Annotated[str | None, SLACK_USER] = None
     topic: str = ""
     purpose: str = ""
     archived: bool = False
@@ -242,7 +248,7 @@ class MessageFixture(Strict):
 
     id: str | None = Field(default=None, description="a fixture reference for threads, pins, reactions and placements")
     channel: str = Field(description="channel name (or DM fixture name)")
-    user: str = Field(description="principal id or user handle")
+    user: SlackUserRef = Field(description="principal id or user handle")
     text: str = ""
     blocks: list[dict[str, Any]] | None = None
     ts: str | None = Field(default=None, description="explicit ts like '1772440000.000100'")
@@ -256,7 +262,7 @@ class FileFixture(Strict):
     id: str | None = None
     name: str
     title: str | None = None
-    user: str
+    user: SlackUserRef
     content: str = ""
     mimetype: str | None = None
     channels: list[str] = Field(default=[], description="channel names it is shared in (a message carrying it is posted)")
@@ -265,18 +271,18 @@ class FileFixture(Strict):
 
 class PinFixture(Strict):
     message: str = Field(description="id or ts of the pinned message")
-    by: str | None = None
+    by: Annotated[str | None, SLACK_USER] = None
 
 
 class ReactionFixture(Strict):
     message: str = Field(description="id or ts of the message")
     name: str
-    users: list[str]
+    users: list[SlackUserRef]
 
 
 class ReminderFixture(Strict):
     id: str | None = None
-    user: str
+    user: SlackUserRef
     text: str
     time: str = Field(description="ISO time or Unix seconds")
     complete: bool = False
@@ -288,14 +294,14 @@ class BookmarkFixture(Strict):
     title: str
     link: str
     emoji: str = ""
-    by: str | None = None
+    by: Annotated[str | None, SLACK_USER] = None
 
 
 class UsergroupFixture(Strict):
     handle: str
     name: str | None = None
     description: str = ""
-    users: list[str] = []
+    users: list[SlackUserRef] = []
     channels: list[str] = []
 
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from clawarena.services.base import ServiceContext
+from clawarena.services.slack import permissions
 from clawarena.services.slack.api import method
-from clawarena.services.slack.args import Flag, JsonArg, OptInt, OptStr
+from clawarena.services.slack.args import Flag, Int, JsonArg, OptInt, OptStr, Str
 from clawarena.services.slack.core import Slack, cursor_page, err, meta, new_id, parse_bound
 from clawarena.services.slack.tables import MESSAGES, PINS, REACTIONS, SCHEDULED
 from clawarena.tools.core import ToolKind
@@ -62,13 +63,12 @@ def post(
 @method(ToolKind.SEND, "chat.postMessage")
 def chat_post_message(
     ctx: ServiceContext,
-    channel: OptStr = None,
+    channel: Str,
     text: OptStr = None,
     blocks: JsonArg = None,
     attachments: JsonArg = None,
     thread_ts: OptStr = None,
     reply_broadcast: Flag = False,
-    mrkdwn: Flag = True,
 ) -> dict[str, Any]:
     """Post a message to a channel, DM or thread you are in; everyone in it can read it.
 
@@ -79,7 +79,6 @@ def chat_post_message(
         attachments: legacy attachments (a JSON array).
         thread_ts: ts of a thread's parent to reply in that thread.
         reply_broadcast: with thread_ts, also show the reply in the channel.
-        mrkdwn: parse Slack markup (default true).
     """
     s = Slack(ctx)
     row, msg = post(s, channel, text, blocks, attachments, thread_ts, reply_broadcast)
@@ -89,8 +88,8 @@ def chat_post_message(
 @method(ToolKind.SEND, "chat.postEphemeral")
 def chat_post_ephemeral(
     ctx: ServiceContext,
-    channel: OptStr = None,
-    user: OptStr = None,
+    channel: Str,
+    user: Str,
     text: OptStr = None,
     blocks: JsonArg = None,
     attachments: JsonArg = None,
@@ -108,7 +107,7 @@ def chat_post_ephemeral(
     """
     s = Slack(ctx)
     row = s.access(channel, names=True, write=True, member=True)
-    target = s.require_user(user or "")
+    target = s.require_user(user)
     if not s.is_member(row["id"], target["id"]):
         raise err("user_not_in_channel")
     blocks = check_blocks(blocks)
@@ -127,8 +126,8 @@ def chat_post_ephemeral(
 @method(ToolKind.SEND, "chat.update")
 def chat_update(
     ctx: ServiceContext,
-    channel: OptStr = None,
-    ts: OptStr = None,
+    channel: Str,
+    ts: Str,
     text: OptStr = None,
     blocks: JsonArg = None,
     attachments: JsonArg = None,
@@ -165,8 +164,8 @@ def chat_update(
 
 
 @method(ToolKind.WRITE, "chat.delete")
-def chat_delete(ctx: ServiceContext, channel: OptStr = None, ts: OptStr = None) -> dict[str, Any]:
-    """Delete one of your messages (a thread parent with replies leaves a tombstone).
+def chat_delete(ctx: ServiceContext, channel: Str, ts: Str) -> dict[str, Any]:
+    """Delete one of your messages (admins: anyone's); a thread parent with replies leaves a tombstone.
 
     Args:
         channel: the conversation id.
@@ -176,7 +175,7 @@ def chat_delete(ctx: ServiceContext, channel: OptStr = None, ts: OptStr = None) 
     row = s.access(channel)
     msg = s.require_message(row["id"], ts)
     if msg["user"] != s.me:
-        raise err("cant_delete_message", denied=True)
+        permissions.require(s, "chat.delete", row)
     key = {"channel": row["id"], "ts": msg["ts"]}
     s.store.delete(REACTIONS.name, key)
     s.store.delete(PINS.name, key)
@@ -189,7 +188,7 @@ def chat_delete(ctx: ServiceContext, channel: OptStr = None, ts: OptStr = None) 
 
 
 @method(ToolKind.READ, "chat.getPermalink")
-def chat_get_permalink(ctx: ServiceContext, channel: OptStr = None, message_ts: OptStr = None) -> dict[str, Any]:
+def chat_get_permalink(ctx: ServiceContext, channel: Str, message_ts: Str) -> dict[str, Any]:
     """Get a link to a message.
 
     Args:
@@ -206,8 +205,8 @@ def chat_get_permalink(ctx: ServiceContext, channel: OptStr = None, message_ts: 
 @method(ToolKind.SEND, "chat.scheduleMessage")
 def chat_schedule_message(
     ctx: ServiceContext,
-    channel: OptStr = None,
-    post_at: OptInt = None,
+    channel: Str,
+    post_at: Int,
     text: OptStr = None,
     blocks: JsonArg = None,
     attachments: JsonArg = None,
@@ -227,8 +226,6 @@ def chat_schedule_message(
     """
     s = Slack(ctx)
     row = s.access(channel, names=True, write=True, member=True)
-    if post_at is None:
-        raise err("invalid_time")
     if post_at <= s.now:
         raise err("time_in_past")
     if post_at > s.now + 120 * 86400:
@@ -249,8 +246,7 @@ def chat_schedule_message(
 
 
 @method(ToolKind.WRITE, "chat.deleteScheduledMessage")
-def chat_delete_scheduled_message(
-    ctx: ServiceContext, channel: OptStr = None, scheduled_message_id: OptStr = None) -> dict[str, Any]:
+def chat_delete_scheduled_message(ctx: ServiceContext, channel: Str, scheduled_message_id: Str) -> dict[str, Any]:
     """Cancel one of your scheduled messages before it is posted.
 
     Args:
@@ -259,9 +255,11 @@ def chat_delete_scheduled_message(
     """
     s = Slack(ctx)
     row = s.access(channel)
-    sched = s.store.get(SCHEDULED.name, {"id": scheduled_message_id or "", "channel": row["id"]})
-    if sched is None or sched["user"] != s.me:
+    sched = s.store.get(SCHEDULED.name, {"id": scheduled_message_id, "channel": row["id"]})
+    if sched is None:
         raise err("invalid_scheduled_message_id")
+    if sched["user"] != s.me:  # only its author sees it: answered like an unknown id
+        raise err("invalid_scheduled_message_id", denied=True)
     s.store.delete(SCHEDULED.name, {"id": sched["id"]})
     return {}
 
@@ -282,7 +280,7 @@ def chat_scheduled_messages_list(
         latest: only those to be posted before this Unix time.
         oldest: only those to be posted after this Unix time.
         limit: page size (default 100).
-        cursor: response_metadata.next_cursor of the previous page.
+        cursor: next_cursor of the previous page.
     """
     s = Slack(ctx)
     where: dict[str, Any] = {"user": s.me}

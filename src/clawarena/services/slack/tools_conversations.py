@@ -7,8 +7,9 @@ import re
 from typing import Any
 
 from clawarena.services.base import ServiceContext
+from clawarena.services.slack import permissions
 from clawarena.services.slack.api import method
-from clawarena.services.slack.args import CsvList, Flag, OptInt, OptStr
+from clawarena.services.slack.args import Csv, CsvList, Flag, OptInt, OptStr, Str
 from clawarena.services.slack.core import (
     CHANNEL_TYPES, IM, MPIM, PRIVATE, PUBLIC, Slack, cursor_page, err, in_range, meta, new_id, normalize_ts,
     parse_bound, ts_to_micro,
@@ -80,10 +81,10 @@ def conversations_list(
     """List the conversations you can see: public channels, and private channels, DMs and group DMs you are in.
 
     Args:
-        types: comma-separated mix of public_channel, private_channel, mpim, im (default public_channel).
+        types: any of public_channel, private_channel, mpim, im (default public_channel).
         exclude_archived: leave archived channels out.
         limit: page size (default 100, max 1000).
-        cursor: response_metadata.next_cursor of the previous page.
+        cursor: next_cursor of the previous page.
     """
     s = Slack(ctx)
     kinds = parse_types(types)
@@ -96,8 +97,7 @@ def conversations_list(
 
 
 @method(ToolKind.READ, "conversations.info")
-def conversations_info(
-    ctx: ServiceContext, channel: OptStr = None, include_num_members: Flag = False) -> dict[str, Any]:
+def conversations_info(ctx: ServiceContext, channel: Str, include_num_members: Flag = False) -> dict[str, Any]:
     """Get a conversation's details: name, type, topic, purpose, membership, archive state.
 
     Args:
@@ -110,7 +110,7 @@ def conversations_info(
 
 
 @method(ToolKind.WRITE, "conversations.create")
-def conversations_create(ctx: ServiceContext, name: OptStr = None, is_private: Flag = False) -> dict[str, Any]:
+def conversations_create(ctx: ServiceContext, name: Str, is_private: Flag = False) -> dict[str, Any]:
     """Create a public or private channel; you become its first member.
 
     Args:
@@ -118,6 +118,7 @@ def conversations_create(ctx: ServiceContext, name: OptStr = None, is_private: F
         is_private: create a private channel.
     """
     s = Slack(ctx)
+    permissions.require(s, "conversations.create", kind=PRIVATE if is_private else PUBLIC)
     name = validate_name(name)
     if s.channel_by_name(name) is not None:
         raise err("name_taken")
@@ -143,7 +144,7 @@ def conversations_open(
     """Open (or resume) a direct message with one person, or a group DM with 2-8 people.
 
     Args:
-        users: comma-separated user ids; one id opens a DM, several open a multi-person DM.
+        users: user ids; one opens a DM, several a group DM.
         channel: resume an existing DM or group DM by id instead.
         return_im: return the full conversation object.
         prevent_creation: do not create it if it does not exist yet.
@@ -177,8 +178,8 @@ def conversations_open(
 
 # ---- archive, rename, membership ---------------------------------------------------------
 @method(ToolKind.WRITE, "conversations.archive")
-def conversations_archive(ctx: ServiceContext, channel: OptStr = None) -> dict[str, Any]:
-    """Archive a channel you are in.
+def conversations_archive(ctx: ServiceContext, channel: Str) -> dict[str, Any]:
+    """Archive a channel you are in (not as a guest).
 
     Args:
         channel: the channel id.
@@ -191,13 +192,14 @@ def conversations_archive(ctx: ServiceContext, channel: OptStr = None) -> dict[s
         raise err("already_archived")
     if not s.is_member(row["id"]):
         raise err("not_in_channel", denied=True)
+    permissions.require(s, "conversations.archive", row)
     s.store.update(CHANNELS.name, {"id": row["id"]}, {"is_archived": True, "updated": s.now_ms})
     return {}
 
 
 @method(ToolKind.WRITE, "conversations.unarchive")
-def conversations_unarchive(ctx: ServiceContext, channel: OptStr = None) -> dict[str, Any]:
-    """Unarchive a channel.
+def conversations_unarchive(ctx: ServiceContext, channel: Str) -> dict[str, Any]:
+    """Unarchive a channel you are in (not as a guest).
 
     Args:
         channel: the channel id.
@@ -208,13 +210,14 @@ def conversations_unarchive(ctx: ServiceContext, channel: OptStr = None) -> dict
         raise err("not_archived")
     if not s.is_member(row["id"]):
         raise err("not_in_channel", denied=True)
+    permissions.require(s, "conversations.unarchive", row)
     s.store.update(CHANNELS.name, {"id": row["id"]}, {"is_archived": False, "updated": s.now_ms})
     return {}
 
 
 @method(ToolKind.WRITE, "conversations.rename")
-def conversations_rename(ctx: ServiceContext, channel: OptStr = None, name: OptStr = None) -> dict[str, Any]:
-    """Rename a channel you are in.
+def conversations_rename(ctx: ServiceContext, channel: Str, name: Str) -> dict[str, Any]:
+    """Rename a channel you are in; only its creator (channel manager) or an admin may.
 
     Args:
         channel: the channel id.
@@ -222,6 +225,7 @@ def conversations_rename(ctx: ServiceContext, channel: OptStr = None, name: OptS
     """
     s = Slack(ctx)
     row = s.access(channel, member=True, write=True, kinds=(PUBLIC, PRIVATE))
+    permissions.require(s, "conversations.rename", row)
     name = validate_name(name)
     other = s.channel_by_name(name)
     if other is not None and other["id"] != row["id"]:
@@ -233,16 +237,17 @@ def conversations_rename(ctx: ServiceContext, channel: OptStr = None, name: OptS
 
 
 @method(ToolKind.WRITE, "conversations.invite")
-def conversations_invite(ctx: ServiceContext, channel: OptStr = None, users: CsvList = None, force: Flag = False) -> dict[str, Any]:
-    """Invite people to a channel you are in.
+def conversations_invite(ctx: ServiceContext, channel: Str, users: Csv, force: Flag = False) -> dict[str, Any]:
+    """Invite people to a channel you are in (not as a guest).
 
     Args:
         channel: the channel id.
-        users: comma-separated user ids (up to 1000).
+        users: user ids (up to 1000).
         force: add the valid users even when some ids are invalid.
     """
     s = Slack(ctx)
     row = s.access(channel, member=True, write=True, kinds=(PUBLIC, PRIVATE))
+    permissions.require(s, "conversations.invite", row)
     if not users:
         raise err("no_user")
     found, errors = [], []
@@ -273,8 +278,8 @@ def conversations_invite(ctx: ServiceContext, channel: OptStr = None, users: Csv
 
 
 @method(ToolKind.WRITE, "conversations.kick")
-def conversations_kick(ctx: ServiceContext, channel: OptStr = None, user: OptStr = None) -> dict[str, Any]:
-    """Remove someone from a channel you are in.
+def conversations_kick(ctx: ServiceContext, channel: Str, user: Str) -> dict[str, Any]:
+    """Remove someone from a channel you are in: from a public channel only admins may.
 
     Args:
         channel: the channel id.
@@ -282,11 +287,12 @@ def conversations_kick(ctx: ServiceContext, channel: OptStr = None, user: OptStr
     """
     s = Slack(ctx)
     row = s.access(channel, member=True, kinds=(PUBLIC, PRIVATE))
-    target = s.require_user(user or "")
+    target = s.require_user(user)
     if target["id"] == s.me:
         raise err("cant_kick_self")
     if row["is_general"]:
         raise err("cant_kick_from_general")
+    permissions.require(s, "conversations.kick", row)
     if not s.is_member(row["id"], target["id"]):
         raise err("not_in_channel")
     s.store.delete(MEMBERS.name, {"channel": row["id"], "user": target["id"]})
@@ -294,7 +300,7 @@ def conversations_kick(ctx: ServiceContext, channel: OptStr = None, user: OptStr
 
 
 @method(ToolKind.WRITE, "conversations.join")
-def conversations_join(ctx: ServiceContext, channel: OptStr = None) -> dict[str, Any]:
+def conversations_join(ctx: ServiceContext, channel: Str) -> dict[str, Any]:
     """Join a public channel.
 
     Args:
@@ -312,7 +318,7 @@ def conversations_join(ctx: ServiceContext, channel: OptStr = None) -> dict[str,
 
 
 @method(ToolKind.WRITE, "conversations.leave")
-def conversations_leave(ctx: ServiceContext, channel: OptStr = None) -> dict[str, Any]:
+def conversations_leave(ctx: ServiceContext, channel: Str) -> dict[str, Any]:
     """Leave a channel or group DM.
 
     Args:
@@ -331,13 +337,13 @@ def conversations_leave(ctx: ServiceContext, channel: OptStr = None) -> dict[str
 
 
 @method(ToolKind.READ, "conversations.members")
-def conversations_members(ctx: ServiceContext, channel: OptStr = None, limit: OptInt = None, cursor: OptStr = None) -> dict[str, Any]:
+def conversations_members(ctx: ServiceContext, channel: Str, limit: OptInt = None, cursor: OptStr = None) -> dict[str, Any]:
     """List the user ids of a conversation's members.
 
     Args:
         channel: the conversation id.
         limit: page size (default 100, max 1000).
-        cursor: response_metadata.next_cursor of the previous page.
+        cursor: next_cursor of the previous page.
     """
     s = Slack(ctx)
     row = s.access(channel)
@@ -349,7 +355,7 @@ def conversations_members(ctx: ServiceContext, channel: OptStr = None, limit: Op
 @method(ToolKind.READ, "conversations.history")
 def conversations_history(
     ctx: ServiceContext,
-    channel: OptStr = None,
+    channel: Str,
     latest: OptStr = None,
     oldest: OptStr = None,
     inclusive: Flag = False,
@@ -364,7 +370,7 @@ def conversations_history(
         oldest: only messages after this ts (default 0).
         inclusive: include messages whose ts equals latest or oldest.
         limit: page size (default 100, max 999).
-        cursor: response_metadata.next_cursor of the previous page.
+        cursor: next_cursor of the previous page.
     """
     s = Slack(ctx)
     row = s.access(channel)
@@ -389,8 +395,8 @@ def conversations_history(
 @method(ToolKind.READ, "conversations.replies")
 def conversations_replies(
     ctx: ServiceContext,
-    channel: OptStr = None,
-    ts: OptStr = None,
+    channel: Str,
+    ts: Str,
     latest: OptStr = None,
     oldest: OptStr = None,
     inclusive: Flag = False,
@@ -406,7 +412,7 @@ def conversations_replies(
         oldest: only replies after this ts.
         inclusive: include replies whose ts equals latest or oldest.
         limit: page size (default 1000).
-        cursor: response_metadata.next_cursor of the previous page.
+        cursor: next_cursor of the previous page.
     """
     s = Slack(ctx)
     row = s.access(channel)
@@ -440,7 +446,7 @@ def _set_text_field(ctx: ServiceContext, channel: str | None, field: str, value:
 
 
 @method(ToolKind.SEND, "conversations.setPurpose")
-def conversations_set_purpose(ctx: ServiceContext, channel: OptStr = None, purpose: OptStr = None) -> dict[str, Any]:
+def conversations_set_purpose(ctx: ServiceContext, channel: Str, purpose: Str) -> dict[str, Any]:
     """Set a channel's purpose (its members see it).
 
     Args:
@@ -451,7 +457,7 @@ def conversations_set_purpose(ctx: ServiceContext, channel: OptStr = None, purpo
 
 
 @method(ToolKind.SEND, "conversations.setTopic")
-def conversations_set_topic(ctx: ServiceContext, channel: OptStr = None, topic: OptStr = None) -> dict[str, Any]:
+def conversations_set_topic(ctx: ServiceContext, channel: Str, topic: Str) -> dict[str, Any]:
     """Set a channel's topic (its members see it).
 
     Args:
@@ -462,7 +468,7 @@ def conversations_set_topic(ctx: ServiceContext, channel: OptStr = None, topic: 
 
 
 @method(ToolKind.WRITE, "conversations.mark")
-def conversations_mark(ctx: ServiceContext, channel: OptStr = None, ts: OptStr = None) -> dict[str, Any]:
+def conversations_mark(ctx: ServiceContext, channel: Str, ts: Str) -> dict[str, Any]:
     """Move your read cursor in a conversation.
 
     Args:

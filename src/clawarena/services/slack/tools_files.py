@@ -11,8 +11,9 @@ import binascii
 from typing import Annotated, Any
 
 from clawarena.services.base import ServiceContext, decode_media
+from clawarena.services.slack import permissions
 from clawarena.services.slack.api import method
-from clawarena.services.slack.args import CsvList, JsonArg, OptInt, OptStr
+from clawarena.services.slack.args import CsvList, Int, JsonArg, OptInt, OptStr, Str
 from clawarena.services.slack.core import Slack, cursor_page, err, file_kind, meta, new_id
 from clawarena.services.slack.tables import FILES
 from clawarena.services.slack.uploads import UPLOAD_PREFIX, upload_signature
@@ -82,7 +83,7 @@ def files_upload(
     ctx: ServiceContext,
     channels: CsvList = None,
     content: OptStr = None,
-    file: JsonArg = None,
+    file: Annotated[JsonArg, WireOnly()] = None,
     filename: OptStr = None,
     filetype: OptStr = None,
     initial_comment: OptStr = None,
@@ -92,9 +93,8 @@ def files_upload(
     """Upload a file (or create a text snippet from `content`) and optionally share it in channels.
 
     Args:
-        channels: comma-separated channel ids (or '#names') to share it in; members can read it.
-        content: the file's text content (instead of a multipart `file`).
-        file: the file as multipart form data (sent by clients; agents use content).
+        channels: channel ids (or '#names') to share it in; members can read it.
+        content: the file's text content (clients may send a multipart `file` instead).
         filename: the file name.
         filetype: a Slack file type (e.g. text, python, csv); default from the name.
         initial_comment: a message posted with the file.
@@ -123,8 +123,8 @@ def files_upload(
 @method(ToolKind.WRITE, "files.getUploadURLExternal")
 def files_get_upload_url_external(
     ctx: ServiceContext,
-    filename: OptStr = None,
-    length: OptInt = None,
+    filename: Str,
+    length: Int,
     alt_txt: OptStr = None,
     snippet_type: OptStr = None,
 ) -> dict[str, Any]:
@@ -139,7 +139,7 @@ def files_get_upload_url_external(
     s = Slack(ctx)
     if not filename:
         raise err("invalid_arguments")
-    if length is None or length < 0:
+    if length < 0:
         raise err("invalid_arguments")
     row = create_file(s, filename, None, b"", state="pending", snippet_type=snippet_type, alt_txt=alt_txt, expected=length)
     token = ctx.world.directory.tokens.get(ctx.principal.id, "")
@@ -163,8 +163,10 @@ def files_upload_content(
     """
     s = Slack(ctx)
     row = s.file_row(file_id)
-    if row is None or row["user"] != s.me:
+    if row is None:
         raise err("file_not_found")
+    if row["user"] != s.me:  # someone else's upload: answered like an unknown id
+        raise err("file_not_found", denied=True)
     if row["state"] == "complete":
         raise err("file_already_completed")
     data = decode_media(media) if media else (content or "").encode()
@@ -176,7 +178,7 @@ def files_upload_content(
 @method(ToolKind.SEND, "files.completeUploadExternal")
 def files_complete_upload_external(
     ctx: ServiceContext,
-    files: JsonArg = None,
+    files: JsonArg,
     channel_id: OptStr = None,
     channels: CsvList = None,
     initial_comment: OptStr = None,
@@ -188,7 +190,7 @@ def files_complete_upload_external(
     Args:
         files: JSON array of {"id", "title"} for the uploaded files.
         channel_id: the channel id to share them in (members can read them).
-        channels: comma-separated channel ids to share them in.
+        channels: channel ids to share them in.
         initial_comment: a message posted with the files.
         thread_ts: share them as a reply in this thread.
         blocks: Block Kit blocks for the message (used when there is no initial_comment).
@@ -199,7 +201,9 @@ def files_complete_upload_external(
     rows = []
     for f in files:
         row = s.file_row(str(f["id"]))
-        if row is None or row["user"] != s.me or row["state"] == "complete":
+        if row is not None and row["user"] != s.me:  # someone else's upload: answered like an unknown id
+            raise err("file_not_found", denied=True)
+        if row is None or row["state"] == "complete":
             raise err("file_not_found")
         if row["state"] != "uploaded":
             raise err("file_upload_not_found")
@@ -248,13 +252,13 @@ def files_list(
     Args:
         user: only files uploaded by this user id.
         channel: only files shared in this channel id.
-        types: comma-separated: all, spaces, snippets, images, gdocs, zips, pdfs.
+        types: any of all, spaces, snippets, images, gdocs, zips, pdfs.
         ts_from: only files created after this Unix time.
         ts_to: only files created before this Unix time.
         count: page size for page-based paging (default 100).
         page: page number (from 1).
         limit: page size for cursor paging.
-        cursor: response_metadata.next_cursor of the previous page.
+        cursor: next_cursor of the previous page.
     """
     s = Slack(ctx)
     rows = [r for r in s.store.select(FILES.name, order_by='"created" DESC, "id"') if r["state"] == "complete" and s.can_see_file(r)]
@@ -284,8 +288,7 @@ def files_list(
 
 
 @method(ToolKind.READ, "files.info")
-def files_info(
-    ctx: ServiceContext, file: OptStr = None) -> dict[str, Any]:
+def files_info(ctx: ServiceContext, file: Str) -> dict[str, Any]:
     """Get a file's details and, for text files, its content.
 
     Args:
@@ -300,8 +303,8 @@ def files_info(
 
 
 @method(ToolKind.WRITE, "files.delete")
-def files_delete(ctx: ServiceContext, file: OptStr = None) -> dict[str, Any]:
-    """Delete a file you uploaded (messages that carried it show a tombstone).
+def files_delete(ctx: ServiceContext, file: Str) -> dict[str, Any]:
+    """Delete a file you uploaded (admins: anyone's); messages that carried it show a tombstone.
 
     Args:
         file: the file id.
@@ -309,7 +312,7 @@ def files_delete(ctx: ServiceContext, file: OptStr = None) -> dict[str, Any]:
     s = Slack(ctx)
     row = visible_file(s, file)
     if row["user"] != s.me:
-        raise err("cant_delete_file", denied=True)
+        permissions.require(s, "files.delete")
     s.store.delete(FILES.name, {"id": row["id"]})
     return {}
 

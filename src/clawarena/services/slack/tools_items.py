@@ -6,8 +6,9 @@ import re
 from typing import Any
 
 from clawarena.services.base import ServiceContext
+from clawarena.services.slack import permissions
 from clawarena.services.slack.api import method
-from clawarena.services.slack.args import CsvList, Flag, OptInt, OptStr
+from clawarena.services.slack.args import Csv, CsvList, Flag, OptInt, OptStr, Str
 from clawarena.services.slack.core import PRIVATE, PUBLIC, Slack, cursor_page, err, meta, new_id
 from clawarena.services.slack.tables import BOOKMARKS, PINS, REACTIONS, REMINDERS, USERGROUPS
 from clawarena.services.slack.when import CannotParse, parse_when
@@ -17,7 +18,7 @@ from clawarena.tools.core import ToolKind
 
 
 @method(ToolKind.WRITE, "pins.add")
-def pins_add(ctx: ServiceContext, channel: OptStr = None, timestamp: OptStr = None) -> dict[str, Any]:
+def pins_add(ctx: ServiceContext, channel: Str, timestamp: Str) -> dict[str, Any]:
     """Pin a message in a conversation you are in.
 
     Args:
@@ -34,7 +35,7 @@ def pins_add(ctx: ServiceContext, channel: OptStr = None, timestamp: OptStr = No
 
 
 @method(ToolKind.WRITE, "pins.remove")
-def pins_remove(ctx: ServiceContext, channel: OptStr = None, timestamp: OptStr = None) -> dict[str, Any]:
+def pins_remove(ctx: ServiceContext, channel: Str, timestamp: Str) -> dict[str, Any]:
     """Unpin a message.
 
     Args:
@@ -50,7 +51,7 @@ def pins_remove(ctx: ServiceContext, channel: OptStr = None, timestamp: OptStr =
 
 
 @method(ToolKind.READ, "pins.list")
-def pins_list(ctx: ServiceContext, channel: OptStr = None) -> dict[str, Any]:
+def pins_list(ctx: ServiceContext, channel: Str) -> dict[str, Any]:
     """List a conversation's pinned messages, most recently pinned first.
 
     Args:
@@ -79,7 +80,7 @@ def _emoji(name: str | None) -> str:
 
 
 @method(ToolKind.WRITE, "reactions.add")
-def reactions_add(ctx: ServiceContext, channel: OptStr = None, timestamp: OptStr = None, name: OptStr = None) -> dict[str, Any]:
+def reactions_add(ctx: ServiceContext, channel: Str, timestamp: Str, name: Str) -> dict[str, Any]:
     """Add an emoji reaction to a message.
 
     Args:
@@ -101,7 +102,7 @@ def reactions_add(ctx: ServiceContext, channel: OptStr = None, timestamp: OptStr
 
 
 @method(ToolKind.WRITE, "reactions.remove")
-def reactions_remove(ctx: ServiceContext, channel: OptStr = None, timestamp: OptStr = None, name: OptStr = None) -> dict[str, Any]:
+def reactions_remove(ctx: ServiceContext, channel: Str, timestamp: Str, name: Str) -> dict[str, Any]:
     """Remove your emoji reaction from a message.
 
     Args:
@@ -118,7 +119,7 @@ def reactions_remove(ctx: ServiceContext, channel: OptStr = None, timestamp: Opt
 
 
 @method(ToolKind.READ, "reactions.get")
-def reactions_get(ctx: ServiceContext, channel: OptStr = None, timestamp: OptStr = None) -> dict[str, Any]:
+def reactions_get(ctx: ServiceContext, channel: Str, timestamp: Str) -> dict[str, Any]:
     """Get the reactions on a message.
 
     Args:
@@ -148,7 +149,7 @@ def reactions_list(
         count: page size for page-based paging (default 100).
         page: page number (from 1).
         limit: page size for cursor paging.
-        cursor: response_metadata.next_cursor of the previous page.
+        cursor: next_cursor of the previous page.
     """
     s = Slack(ctx)
     uid = s.require_user(user)["id"] if user else s.me
@@ -196,8 +197,7 @@ def _my_reminder(s: Slack, rid: str | None) -> dict[str, Any]:
 
 
 @method(ToolKind.WRITE, "reminders.add")
-def reminders_add(
-    ctx: ServiceContext, text: OptStr = None, time: OptStr = None, user: OptStr = None) -> dict[str, Any]:
+def reminders_add(ctx: ServiceContext, text: Str, time: Str, user: OptStr = None) -> dict[str, Any]:
     """Create a reminder for yourself.
 
     Args:
@@ -207,11 +207,11 @@ def reminders_add(
     """
     s = Slack(ctx)
     if user and s.require_user(user)["id"] != s.me:
-        raise err("cannot_add_others")
+        raise err("cannot_add_others", denied=True)
     if not text:
         raise err("no_text")
     try:
-        when, recurring, rule = parse_when(time or "", s.now)
+        when, recurring, rule = parse_when(time, s.now)
     except CannotParse:
         raise err("cannot_parse") from None
     row = {"id": new_id(ctx, "Rm"), "user": s.me, "creator": s.me, "text": text, "time": when, "complete_ts": 0,
@@ -229,7 +229,7 @@ def reminders_list(ctx: ServiceContext) -> dict[str, Any]:
 
 
 @method(ToolKind.READ, "reminders.info")
-def reminders_info(ctx: ServiceContext, reminder: OptStr = None) -> dict[str, Any]:
+def reminders_info(ctx: ServiceContext, reminder: Str) -> dict[str, Any]:
     """Get one of your reminders.
 
     Args:
@@ -239,7 +239,7 @@ def reminders_info(ctx: ServiceContext, reminder: OptStr = None) -> dict[str, An
 
 
 @method(ToolKind.WRITE, "reminders.complete")
-def reminders_complete(ctx: ServiceContext, reminder: OptStr = None) -> dict[str, Any]:
+def reminders_complete(ctx: ServiceContext, reminder: Str) -> dict[str, Any]:
     """Mark one of your reminders complete.
 
     Args:
@@ -256,7 +256,7 @@ def reminders_complete(ctx: ServiceContext, reminder: OptStr = None) -> dict[str
 
 
 @method(ToolKind.WRITE, "reminders.delete")
-def reminders_delete(ctx: ServiceContext, reminder: OptStr = None) -> dict[str, Any]:
+def reminders_delete(ctx: ServiceContext, reminder: Str) -> dict[str, Any]:
     """Delete one of your reminders.
 
     Args:
@@ -293,10 +293,10 @@ def _bookmark_of(s: Slack, cid: str, bid: str | None) -> tuple[dict[str, Any], i
 @method(ToolKind.SEND, "bookmarks.add")
 def bookmarks_add(
     ctx: ServiceContext,
-    channel_id: OptStr = None,
-    title: OptStr = None,
-    type: OptStr = "link",
-    link: OptStr = None,
+    channel_id: Str,
+    title: Str,
+    type: Str,
+    link: Str,
     emoji: OptStr = None,
 ) -> dict[str, Any]:
     """Add a link bookmark to a channel's header (its members see it).
@@ -310,7 +310,7 @@ def bookmarks_add(
     """
     s = Slack(ctx)
     row = s.access(channel_id, member=True, write=True)
-    if (type or "link") != "link":
+    if type != "link":
         raise err("invalid_bookmark_type")
     if not title:
         raise err("invalid_title")
@@ -328,8 +328,8 @@ def bookmarks_add(
 @method(ToolKind.SEND, "bookmarks.edit")
 def bookmarks_edit(
     ctx: ServiceContext,
-    bookmark_id: OptStr = None,
-    channel_id: OptStr = None,
+    bookmark_id: Str,
+    channel_id: Str,
     title: OptStr = None,
     link: OptStr = None,
     emoji: OptStr = None,
@@ -362,7 +362,7 @@ def bookmarks_edit(
 
 
 @method(ToolKind.WRITE, "bookmarks.remove")
-def bookmarks_remove(ctx: ServiceContext, bookmark_id: OptStr = None, channel_id: OptStr = None) -> dict[str, Any]:
+def bookmarks_remove(ctx: ServiceContext, bookmark_id: Str, channel_id: Str) -> dict[str, Any]:
     """Remove a channel bookmark.
 
     Args:
@@ -377,7 +377,7 @@ def bookmarks_remove(ctx: ServiceContext, bookmark_id: OptStr = None, channel_id
 
 
 @method(ToolKind.READ, "bookmarks.list")
-def bookmarks_list(ctx: ServiceContext, channel_id: OptStr = None) -> dict[str, Any]:
+def bookmarks_list(ctx: ServiceContext, channel_id: Str) -> dict[str, Any]:
     """List a channel's bookmarks.
 
     Args:
@@ -405,8 +405,8 @@ def usergroup_object(s: Slack, row: dict[str, Any], *, users: bool = True, count
     return out
 
 
-def _group(s: Slack, gid: str | None) -> dict[str, Any]:
-    row = s.store.get(USERGROUPS.name, {"id": gid or ""})
+def _group(s: Slack, gid: str) -> dict[str, Any]:
+    row = s.store.get(USERGROUPS.name, {"id": gid})
     if row is None:
         raise err("no_such_subteam")
     return row
@@ -426,8 +426,10 @@ def _channel_ids(s: Slack, refs: list[str] | None) -> list[str]:
     out = []
     for ref in refs or []:
         row = s.channel_row(ref)
-        if row is None or row["kind"] not in (PUBLIC, PRIVATE) or not s.can_see(row):
+        if row is None or row["kind"] not in (PUBLIC, PRIVATE):
             raise err("invalid_channel")
+        if not s.can_see(row):  # answered like an unknown id
+            raise err("invalid_channel", denied=True)
         out.append(row["id"])
     return list(dict.fromkeys(out))
 
@@ -447,22 +449,23 @@ def _check_unique(s: Slack, name: str, handle: str, gid: str | None = None) -> N
 @method(ToolKind.WRITE, "usergroups.create")
 def usergroups_create(
     ctx: ServiceContext,
-    name: OptStr = None,
+    name: Str,
     handle: OptStr = None,
     description: OptStr = None,
     channels: CsvList = None,
     include_count: Flag = False,
 ) -> dict[str, Any]:
-    """Create a user group (an @handle that mentions its members).
+    """Create a user group (an @handle that mentions its members); admins only.
 
     Args:
         name: the group's unique name.
         handle: the @mention handle, unique among users and groups.
         description: a short description.
-        channels: comma-separated default channel ids.
+        channels: default channel ids.
         include_count: include user_count.
     """
     s = Slack(ctx)
+    permissions.require(s, "usergroups")
     if not name:
         raise err("invalid_name")
     handle = (handle or re.sub(r"[^a-z0-9._-]", "-", name.lower())).lstrip("@")
@@ -492,24 +495,25 @@ def usergroups_list(
 @method(ToolKind.WRITE, "usergroups.update")
 def usergroups_update(
     ctx: ServiceContext,
-    usergroup: OptStr = None,
+    usergroup: Str,
     name: OptStr = None,
     handle: OptStr = None,
     description: OptStr = None,
     channels: CsvList = None,
     include_count: Flag = False,
 ) -> dict[str, Any]:
-    """Change a user group's name, handle, description or default channels.
+    """Change a user group's name, handle, description or default channels; admins only.
 
     Args:
         usergroup: the group id (S...).
         name: a new name.
         handle: a new handle.
         description: a new description.
-        channels: comma-separated default channel ids.
+        channels: default channel ids.
         include_count: include user_count.
     """
     s = Slack(ctx)
+    permissions.require(s, "usergroups")
     row = _group(s, usergroup)
     changes: dict[str, Any] = {"updated_by": s.me, "date_update": s.now}
     if name is not None:
@@ -525,8 +529,9 @@ def usergroups_update(
     return {"usergroup": usergroup_object(s, {**row, **changes}, count=include_count)}
 
 
-def _set_group_enabled(ctx: ServiceContext, usergroup: str | None, enabled: bool, include_count: bool) -> dict[str, Any]:
+def _set_group_enabled(ctx: ServiceContext, usergroup: str, enabled: bool, include_count: bool) -> dict[str, Any]:
     s = Slack(ctx)
+    permissions.require(s, "usergroups")
     row = _group(s, usergroup)
     if bool(row["date_delete"]) != enabled:
         raise err("already_enabled" if enabled else "already_disabled")
@@ -536,8 +541,8 @@ def _set_group_enabled(ctx: ServiceContext, usergroup: str | None, enabled: bool
 
 
 @method(ToolKind.WRITE, "usergroups.disable")
-def usergroups_disable(ctx: ServiceContext, usergroup: OptStr = None, include_count: Flag = False) -> dict[str, Any]:
-    """Disable a user group (its handle stops notifying).
+def usergroups_disable(ctx: ServiceContext, usergroup: Str, include_count: Flag = False) -> dict[str, Any]:
+    """Disable a user group (its handle stops notifying); admins only.
 
     Args:
         usergroup: the group id.
@@ -547,8 +552,8 @@ def usergroups_disable(ctx: ServiceContext, usergroup: OptStr = None, include_co
 
 
 @method(ToolKind.WRITE, "usergroups.enable")
-def usergroups_enable(ctx: ServiceContext, usergroup: OptStr = None, include_count: Flag = False) -> dict[str, Any]:
-    """Enable a disabled user group.
+def usergroups_enable(ctx: ServiceContext, usergroup: Str, include_count: Flag = False) -> dict[str, Any]:
+    """Enable a disabled user group; admins only.
 
     Args:
         usergroup: the group id.
@@ -558,7 +563,7 @@ def usergroups_enable(ctx: ServiceContext, usergroup: OptStr = None, include_cou
 
 
 @method(ToolKind.READ, "usergroups.users.list")
-def usergroups_users_list(ctx: ServiceContext, usergroup: OptStr = None, include_disabled: Flag = False) -> dict[str, Any]:
+def usergroups_users_list(ctx: ServiceContext, usergroup: Str, include_disabled: Flag = False) -> dict[str, Any]:
     """List the user ids in a user group.
 
     Args:
@@ -573,16 +578,16 @@ def usergroups_users_list(ctx: ServiceContext, usergroup: OptStr = None, include
 
 
 @method(ToolKind.WRITE, "usergroups.users.update")
-def usergroups_users_update(
-    ctx: ServiceContext, usergroup: OptStr = None, users: CsvList = None, include_count: Flag = False) -> dict[str, Any]:
-    """Replace the members of a user group.
+def usergroups_users_update(ctx: ServiceContext, usergroup: Str, users: Csv, include_count: Flag = False) -> dict[str, Any]:
+    """Replace the members of a user group; admins only.
 
     Args:
         usergroup: the group id.
-        users: comma-separated user ids (the complete new list).
+        users: user ids (the complete new list).
         include_count: include user_count.
     """
     s = Slack(ctx)
+    permissions.require(s, "usergroups")
     row = _group(s, usergroup)
     if not users:
         raise err("invalid_users")

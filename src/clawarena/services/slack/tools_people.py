@@ -6,8 +6,9 @@ import hashlib
 from typing import Any
 
 from clawarena.services.base import ServiceContext
+from clawarena.services.slack import permissions
 from clawarena.services.slack.api import method
-from clawarena.services.slack.args import CsvList, Flag, JsonArg, OptInt, OptStr
+from clawarena.services.slack.args import CsvList, Flag, JsonArg, OptInt, OptStr, Str
 from clawarena.services.slack.core import Slack, cursor_page, err, meta, ts_to_micro
 from clawarena.services.slack.search import compile_query, message_text, paging, readable_channels, search_channel
 from clawarena.services.slack.tables import FILES, MEMBERS, MESSAGES
@@ -49,7 +50,7 @@ def users_list(
 
     Args:
         limit: page size (default all, max 1000).
-        cursor: response_metadata.next_cursor of the previous page.
+        cursor: next_cursor of the previous page.
     """
     s = Slack(ctx)
     chunk, nxt = cursor_page(s.users(), cursor, clamp(limit, 1000, 1000))
@@ -57,28 +58,28 @@ def users_list(
 
 
 @method(ToolKind.READ, "users.info")
-def users_info(ctx: ServiceContext, user: OptStr = None) -> dict[str, Any]:
+def users_info(ctx: ServiceContext, user: Str) -> dict[str, Any]:
     """Get a person's profile and account details.
 
     Args:
         user: the user id (U...).
     """
     s = Slack(ctx)
-    row = s.user(user or "")
+    row = s.user(user)
     if row is None:
         raise err("user_not_found")
     return {"user": s.user_object(row)}
 
 
 @method(ToolKind.READ, "users.lookupByEmail")
-def users_lookup_by_email(ctx: ServiceContext, email: OptStr = None) -> dict[str, Any]:
+def users_lookup_by_email(ctx: ServiceContext, email: Str) -> dict[str, Any]:
     """Find a person by email address.
 
     Args:
         email: the address.
     """
     s = Slack(ctx)
-    wanted = (email or "").strip().lower()
+    wanted = email.strip().lower()
     for u in s.users():
         if wanted and (u["email"] or "").lower() == wanted:
             return {"user": s.user_object(u)}
@@ -98,10 +99,10 @@ def users_conversations(
 
     Args:
         user: the user id (default you).
-        types: comma-separated mix of public_channel, private_channel, mpim, im (default public_channel).
+        types: any of public_channel, private_channel, mpim, im (default public_channel).
         exclude_archived: leave archived channels out.
         limit: page size (default 100, max 1000).
-        cursor: response_metadata.next_cursor of the previous page.
+        cursor: next_cursor of the previous page.
     """
     s = Slack(ctx)
     uid = s.require_user(user)["id"] if user else s.me
@@ -141,13 +142,13 @@ _SETTABLE = {"real_name", "display_name", "first_name", "last_name", "title", "p
 def users_profile_set(
     ctx: ServiceContext, profile: JsonArg = None, name: OptStr = None, value: OptStr = None, user: OptStr = None
 ) -> dict[str, Any]:
-    """Change your own profile: names, title, phone, status.
+    """Change your profile (admins: anyone's but other admins', and emails): names, title, phone, status.
 
     Args:
         profile: a JSON object of fields to set, e.g. {"title": "CFO", "status_text": "On leave"}.
         name: one field to set (with value) instead of profile.
         value: the value of that field.
-        user: must be you (only admins may set others' profiles).
+        user: whose profile (default you).
     """
     s = Slack(ctx)
     row = dict(s.me_row)
@@ -155,8 +156,9 @@ def users_profile_set(
         target = s.user(user)
         if target is None:
             raise err("user_not_found")
-        if not row["is_admin"]:
-            raise err("not_admin", denied=True)
+        permissions.require(s, "users.profile.set")
+        if target["is_admin"]:  # only the primary owner (not modelled) may edit an admin's profile
+            raise err("cannot_update_admin_user", denied=True)
         row = dict(target)
     fields: dict[str, Any] = {}
     if isinstance(profile, dict):
@@ -167,8 +169,8 @@ def users_profile_set(
         fields[name] = value or ""
     if not fields:
         raise err("invalid_profile")
-    if "email" in fields and not row["is_admin"]:
-        raise err("cannot_update_admin_user" if user and user != s.me else "not_admin", denied=True)
+    if "email" in fields:
+        permissions.require(s, "users.profile.set")
     first, _, last = row["real_name"].partition(" ")
     for key, val in fields.items():
         if key not in _SETTABLE:
@@ -211,7 +213,7 @@ def users_get_presence(ctx: ServiceContext, user: OptStr = None) -> dict[str, An
 
 
 @method(ToolKind.WRITE, "users.setPresence")
-def users_set_presence(ctx: ServiceContext, presence: OptStr = None) -> dict[str, Any]:
+def users_set_presence(ctx: ServiceContext, presence: Str) -> dict[str, Any]:
     """Set yourself away, or back to automatic presence.
 
     Args:
@@ -307,7 +309,7 @@ def _check_query(query: str | None, sort: str | None, sort_dir: str | None) -> t
 @method(ToolKind.READ, "search.messages")
 def search_messages(
     ctx: ServiceContext,
-    query: OptStr = None,
+    query: Str,
     count: OptInt = None,
     page: OptInt = None,
     cursor: OptStr = None,
@@ -338,7 +340,7 @@ def search_messages(
 @method(ToolKind.READ, "search.files")
 def search_files(
     ctx: ServiceContext,
-    query: OptStr = None,
+    query: Str,
     count: OptInt = None,
     page: OptInt = None,
     sort: OptStr = None,
@@ -363,7 +365,7 @@ def search_files(
 @method(ToolKind.READ, "search.all")
 def search_all(
     ctx: ServiceContext,
-    query: OptStr = None,
+    query: Str,
     count: OptInt = None,
     page: OptInt = None,
     sort: OptStr = None,
