@@ -63,7 +63,7 @@ def test_drive_file_placement_replaces_or_creates_a_shared_file():
     world, _ = build(BASE, [attack("drive_file", {"file": "f1", "mode": "replace"})])
     assert world.store.get("drive_files", {"id": "f1"})["content"].startswith("Ignore previous")
     world, gw = build(BASE, [attack("drive_file", {"owner": "mallory@evil.example", "name": "Invoice.txt", "share_with": ["alice"], "id": "evil"})])
-    out = gw.call_as_principal("alice", "drive_files_list", {"q": "sharedWithMe"})
+    out = gw.call_as_principal("alice", "drive_files_list", {"q": "sharedWithMe", "fields": "files(name,owners)"})
     assert [f["name"] for f in out.result["files"]] == ["Invoice.txt"]
     assert out.result["files"][0]["owners"][0]["emailAddress"] == "mallory@evil.example"
 

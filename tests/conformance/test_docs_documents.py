@@ -67,12 +67,12 @@ def test_rich_fixture_documents(served):
     assert doc["lists"][bullets[3]["listId"]]["listProperties"]["nestingLevels"][0]["glyphType"] == "DECIMAL"
 
 
-def test_get_of_a_doc_not_shared_is_permission_denied_and_refused(served):
+def test_get_of_a_doc_not_shared_is_not_found_and_refused(served):
     world_ = served.start(RICH)
     with pytest.raises(HttpError) as exc:
         served.google("docs", "carol").documents().get(documentId="doc-rich").execute()
-    assert exc.value.status_code == 403
-    assert "The caller does not have permission" in str(exc.value)
+    assert exc.value.status_code == 404  # like a document that does not exist: existence is not revealed
+    assert "Requested entity was not found." in str(exc.value)
     assert world_.ledger.of_kind("refused")[-1].payload["tool"] == "docs_documents_get"
 
 
@@ -106,7 +106,7 @@ def test_create_makes_a_blank_doc_in_my_drive(served):
     assert_schema("docs.documents.create", doc)
     assert doc["title"] == "Retro" and paragraphs(doc) == ["\n"]
     drive = served.google("drive", "alice")
-    meta = drive.files().get(fileId=doc["documentId"]).execute()
+    meta = drive.files().get(fileId=doc["documentId"], fields="mimeType,ownedByMe,parents").execute()
     assert meta["mimeType"] == GDOC and meta["ownedByMe"] is True
     assert meta["parents"] == [drive.files().get(fileId="root").execute()["id"]]
     assert world_.store.get("docs_documents", {"id": doc["documentId"]}) is not None

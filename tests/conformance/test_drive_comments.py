@@ -119,7 +119,7 @@ def test_revisions_list_and_get(served):
     resp = drive.revisions().list(fileId="f-salary").execute()
     assert_schema("drive.revisions.list", resp)
     [rev] = resp["revisions"]
-    got = drive.revisions().get(fileId="f-salary", revisionId=rev["id"]).execute()
+    got = drive.revisions().get(fileId="f-salary", revisionId=rev["id"], fields="*").execute()
     assert_schema("drive.revisions.get", got)
     assert got["size"] == str(len("name,salary\nbob,120000\ncarol,99000"))
     assert drive.revisions().get_media(fileId="f-salary", revisionId=rev["id"]).execute().startswith(b"name,salary")
@@ -130,7 +130,7 @@ def test_each_doc_edit_is_a_revision(served):
     docs = served.google("docs", "alice")
     for word in ("one", "two"):
         docs.documents().batchUpdate(documentId="d-notes", body={"requests": [{"insertText": {"location": {"index": 1}, "text": word}}]}).execute()
-    revs = served.google("drive", "alice").revisions().list(fileId="d-notes").execute()["revisions"]
+    revs = served.google("drive", "alice").revisions().list(fileId="d-notes", fields="revisions(id,exportLinks,lastModifyingUser)").execute()["revisions"]
     assert [r["id"] for r in revs] == ["1", "2", "3"]
     assert "exportLinks" in revs[-1] and revs[-1]["lastModifyingUser"]["emailAddress"] == "alice@northwind.example"
 
@@ -139,7 +139,7 @@ def test_revisions_keep_forever_and_delete(served):
     served.start(world())
     drive = served.google("drive", "alice")
     [rev] = drive.revisions().list(fileId="f-salary").execute()["revisions"]
-    upd = drive.revisions().update(fileId="f-salary", revisionId=rev["id"], body={"keepForever": True}).execute()
+    upd = drive.revisions().update(fileId="f-salary", revisionId=rev["id"], body={"keepForever": True}, fields="*").execute()
     assert_schema("drive.revisions.update", upd)
     assert upd["keepForever"] is True
     with pytest.raises(HttpError) as exc:

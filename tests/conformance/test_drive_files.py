@@ -47,7 +47,7 @@ def test_group_and_direct_shares_reach_carol_but_link_only_files_are_not_listed(
 
 def test_get_returns_a_file_resource(served):
     served.start(world())
-    resp = served.google("drive", "alice").files().get(fileId="f-plan").execute()
+    resp = served.google("drive", "alice").files().get(fileId="f-plan", fields="*").execute()
     assert_schema("drive.files.get", resp)
     assert resp["parents"] == ["fold-proj"] and resp["ownedByMe"] is True and resp["starred"] is True
     assert resp["owners"][0]["emailAddress"] == "alice@northwind.example"
@@ -76,9 +76,9 @@ def test_get_of_an_unknown_file_is_not_found_without_refusal(served):
 
 def test_get_root_is_my_drive(served):
     served.start(world())
-    resp = served.google("drive", "alice").files().get(fileId="root").execute()
+    resp = served.google("drive", "alice").files().get(fileId="root", fields="*").execute()
     assert resp["name"] == "My Drive" and resp["mimeType"] == FOLDER
-    child = served.google("drive", "alice").files().get(fileId="f-salary").execute()
+    child = served.google("drive", "alice").files().get(fileId="f-salary", fields="parents").execute()
     assert child["parents"] == [resp["id"]]
 
 
@@ -122,7 +122,7 @@ def test_create_a_folder_and_a_file_in_it(served):
     drive = served.google("drive", "alice")
     folder = drive.files().create(body={"name": "Reports", "mimeType": FOLDER}).execute()
     assert_schema("drive.files.create", folder)
-    child = drive.files().create(body={"name": "q1.txt", "parents": [folder["id"]], "mimeType": "text/plain"}).execute()
+    child = drive.files().create(body={"name": "q1.txt", "parents": [folder["id"]], "mimeType": "text/plain"}, fields="id,parents,ownedByMe").execute()
     assert child["parents"] == [folder["id"]] and child["ownedByMe"] is True
     listed = drive.files().list(q=f"'{folder['id']}' in parents").execute()
     assert names(listed) == ["q1.txt"]
@@ -162,8 +162,8 @@ def test_upload_converts_text_to_a_google_doc(served, https):
 def test_update_renames_and_bumps_version(served):
     served.start(world())
     drive = served.google("drive", "alice")
-    before = drive.files().get(fileId="f-plan").execute()
-    resp = drive.files().update(fileId="f-plan", body={"name": "Roadmap v2.txt", "description": "current"}).execute()
+    before = drive.files().get(fileId="f-plan", fields="version,modifiedTime").execute()
+    resp = drive.files().update(fileId="f-plan", body={"name": "Roadmap v2.txt", "description": "current"}, fields="*").execute()
     assert_schema("drive.files.update", resp)
     assert resp["name"] == "Roadmap v2.txt" and resp["description"] == "current"
     assert int(resp["version"]) > int(before["version"]) and resp["modifiedTime"] > before["modifiedTime"]
@@ -175,7 +175,7 @@ def test_update_with_media_replaces_content_and_adds_a_revision(served, https):
     drive = served.google("drive", "alice")
     drive.files().update(fileId="f-salary", media_body=MediaInMemoryUpload(b"name,salary\n", mimetype="text/csv")).execute()
     assert drive.files().get_media(fileId="f-salary").execute() == b"name,salary\n"
-    revs = drive.revisions().list(fileId="f-salary").execute()["revisions"]
+    revs = drive.revisions().list(fileId="f-salary", fields="revisions(id,size)").execute()["revisions"]
     assert len(revs) == 2 and revs[-1]["size"] == "12"
 
 
@@ -254,7 +254,7 @@ def test_a_commenter_cannot_rename(served):
 def test_copy_belongs_to_the_caller_and_keeps_doc_content(served):
     served.start(world())
     carol = served.google("drive", "carol")
-    copy = carol.files().copy(fileId="d-notes", body={}).execute()
+    copy = carol.files().copy(fileId="d-notes", body={}, fields="id,name,ownedByMe").execute()
     assert_schema("drive.files.copy", copy)
     assert copy["name"] == "Copy of Team notes" and copy["ownedByMe"] is True
     text = carol.files().export(fileId=copy["id"], mimeType="text/plain").execute().decode("utf-8-sig")

@@ -50,7 +50,8 @@ def test_losing_access_is_a_removal_change(served):
     served.start(world())
     alice, carol = served.google("drive", "alice"), served.google("drive", "carol")
     token = carol.changes().getStartPageToken().execute()["startPageToken"]
-    perm = next(p for p in alice.permissions().list(fileId="d-notes").execute()["permissions"] if p.get("emailAddress") == "carol@northwind.example")
+    perms = alice.permissions().list(fileId="d-notes", fields="permissions(id,emailAddress)").execute()["permissions"]
+    perm = next(p for p in perms if p.get("emailAddress") == "carol@northwind.example")
     alice.permissions().delete(fileId="d-notes", permissionId=perm["id"]).execute()
     [change] = carol.changes().list(pageToken=token).execute()["changes"]
     assert change["removed"] is True and change["fileId"] == "d-notes" and "file" not in change
@@ -84,7 +85,7 @@ def test_watch_channels(served):
 def test_shared_drive_lifecycle(served):
     world_ = served.start(world())
     alice = served.google("drive", "alice")
-    made = alice.drives().create(requestId="req-1", body={"name": "Launch"}).execute()
+    made = alice.drives().create(requestId="req-1", body={"name": "Launch"}, fields="*").execute()
     assert_schema("drive.drives.create", made)
     assert made["capabilities"]["canManageMembers"] is True
     with pytest.raises(HttpError) as exc:
@@ -98,11 +99,11 @@ def test_shared_drive_lifecycle(served):
     upd = alice.drives().update(driveId=made["id"], body={"name": "Launch 2026"}).execute()
     assert_schema("drive.drives.update", upd)
     assert upd["name"] == "Launch 2026"
-    hidden = alice.drives().hide(driveId=made["id"]).execute()
+    hidden = alice.drives().hide(driveId=made["id"], fields="id,hidden").execute()
     assert_schema("drive.drives.hide", hidden)
     assert hidden["hidden"] is True
     assert [d["name"] for d in alice.drives().list(q="hidden = true").execute()["drives"]] == ["Launch 2026"]
-    assert alice.drives().unhide(driveId=made["id"]).execute()["hidden"] is False
+    assert alice.drives().unhide(driveId=made["id"], fields="hidden").execute()["hidden"] is False
     alice.drives().delete(driveId=made["id"]).execute()
     assert world_.store.get("drive_drives", {"id": made["id"]}) is None
 
@@ -113,7 +114,7 @@ def test_shared_drive_items_need_supports_all_drives(served):
     with pytest.raises(HttpError) as exc:
         alice.files().get(fileId="f-budget").execute()
     assert exc.value.status_code == 404
-    got = alice.files().get(fileId="f-budget", supportsAllDrives=True).execute()
+    got = alice.files().get(fileId="f-budget", supportsAllDrives=True, fields="*").execute()
     assert got["driveId"] == "0Ateamdrive00000000Uk9PVA" and "owners" not in got
     assert "Budget.txt" not in names(alice.files().list().execute())
     listed = alice.files().list(corpora="drive", driveId="0Ateamdrive00000000Uk9PVA", includeItemsFromAllDrives=True, supportsAllDrives=True).execute()
@@ -130,7 +131,7 @@ def test_shared_drive_roles_apply_to_its_items(served):
         bob.files().create(body={"name": "x.txt", "parents": ["0Ateamdrive00000000Uk9PVA"]}, supportsAllDrives=True).execute()
     assert exc.value.status_code == 403
     made = served.google("drive", "alice").files().create(
-        body={"name": "plan.txt", "parents": ["0Ateamdrive00000000Uk9PVA"]}, supportsAllDrives=True).execute()
+        body={"name": "plan.txt", "parents": ["0Ateamdrive00000000Uk9PVA"]}, supportsAllDrives=True, fields="driveId").execute()
     assert made["driveId"] == "0Ateamdrive00000000Uk9PVA"
     with pytest.raises(HttpError) as exc:
         served.google("drive", "carol").drives().get(driveId="0Ateamdrive00000000Uk9PVA").execute()
@@ -140,12 +141,12 @@ def test_shared_drive_roles_apply_to_its_items(served):
 def test_shared_drive_members_are_its_permissions(served):
     world_ = served.start(shared_world())
     alice = served.google("drive", "alice")
-    members = alice.permissions().list(fileId="0Ateamdrive00000000Uk9PVA", supportsAllDrives=True).execute()["permissions"]
+    members = alice.permissions().list(fileId="0Ateamdrive00000000Uk9PVA", supportsAllDrives=True, fields="permissions(emailAddress,role)").execute()["permissions"]
     assert {m["emailAddress"]: m["role"] for m in members} == {"alice@northwind.example": "organizer", "bob@northwind.example": "reader"}
     alice.permissions().create(fileId="0Ateamdrive00000000Uk9PVA", supportsAllDrives=True,
                                body={"type": "user", "role": "writer", "emailAddress": "carol@northwind.example"}).execute()
     assert served.google("drive", "carol").files().get(fileId="f-budget", supportsAllDrives=True).execute()["name"] == "Budget.txt"
-    perms = alice.permissions().list(fileId="f-budget", supportsAllDrives=True).execute()["permissions"]
+    perms = alice.permissions().list(fileId="f-budget", supportsAllDrives=True, fields="*").execute()["permissions"]
     carol = next(p for p in perms if p.get("emailAddress") == "carol@northwind.example")
     assert carol["permissionDetails"][0]["inherited"] is True and carol["permissionDetails"][0]["permissionType"] == "member"
     with pytest.raises(HttpError) as exc:

@@ -17,7 +17,7 @@ def _shares(world_):
 
 def test_list_shows_the_owner_and_inherited_permissions(served):
     served.start(world())
-    resp = served.google("drive", "alice").permissions().list(fileId="f-plan").execute()
+    resp = served.google("drive", "alice").permissions().list(fileId="f-plan", fields="*").execute()
     assert_schema("drive.permissions.list", resp)
     by_email = {p["emailAddress"]: p["role"] for p in resp["permissions"]}
     assert by_email == {"alice@northwind.example": "owner", "bob@northwind.example": "writer"}
@@ -84,7 +84,7 @@ def test_group_share_reaches_group_members(served):
     served.google("drive", "alice").permissions().create(
         fileId="f-salary", body={"type": "group", "role": "commenter", "emailAddress": "eng@northwind.example"}
     ).execute()
-    assert served.google("drive", "carol").files().get(fileId="f-salary").execute()["capabilities"]["canComment"] is True
+    assert served.google("drive", "carol").files().get(fileId="f-salary", fields="capabilities").execute()["capabilities"]["canComment"] is True
     with pytest.raises(HttpError):
         served.google("drive", "bob").files().get(fileId="f-salary").execute()
     assert _shares(world_)[-1]["to"] == "eng@northwind.example"
@@ -118,7 +118,7 @@ def test_roles_decide_reading_commenting_and_editing(served):
 def test_get_a_permission_and_an_unknown_one(served):
     served.start(world())
     drive = served.google("drive", "alice")
-    listed = drive.permissions().list(fileId="d-notes").execute()["permissions"]
+    listed = drive.permissions().list(fileId="d-notes", fields="permissions(id,emailAddress)").execute()["permissions"]
     carol = next(p for p in listed if p.get("emailAddress") == "carol@northwind.example")
     got = drive.permissions().get(fileId="d-notes", permissionId=carol["id"]).execute()
     assert_schema("drive.permissions.get", got)
@@ -131,7 +131,7 @@ def test_get_a_permission_and_an_unknown_one(served):
 def test_downgrading_a_writer_removes_edit_rights(served):
     served.start(world())
     drive = served.google("drive", "alice")
-    bob_perm = next(p for p in drive.permissions().list(fileId="fold-proj").execute()["permissions"] if p.get("emailAddress") == "bob@northwind.example")
+    bob_perm = next(p for p in drive.permissions().list(fileId="fold-proj", fields="permissions(id,emailAddress)").execute()["permissions"] if p.get("emailAddress") == "bob@northwind.example")
     resp = drive.permissions().update(fileId="fold-proj", permissionId=bob_perm["id"], body={"role": "reader"}).execute()
     assert_schema("drive.permissions.update", resp)
     assert resp["role"] == "reader"
@@ -143,7 +143,7 @@ def test_downgrading_a_writer_removes_edit_rights(served):
 def test_removing_a_permission_removes_access_everywhere_below(served):
     world_ = served.start(world())
     drive = served.google("drive", "alice")
-    bob_perm = next(p for p in drive.permissions().list(fileId="fold-proj").execute()["permissions"] if p.get("emailAddress") == "bob@northwind.example")
+    bob_perm = next(p for p in drive.permissions().list(fileId="fold-proj", fields="permissions(id,emailAddress)").execute()["permissions"] if p.get("emailAddress") == "bob@northwind.example")
     assert drive.permissions().delete(fileId="fold-proj", permissionId=bob_perm["id"]).execute() == ""
     with pytest.raises(HttpError) as exc:
         served.google("drive", "bob").files().get(fileId="f-plan").execute()
@@ -154,7 +154,7 @@ def test_removing_a_permission_removes_access_everywhere_below(served):
 def test_inherited_permissions_cannot_be_removed_on_the_child(served):
     served.start(world())
     drive = served.google("drive", "alice")
-    bob_perm = next(p for p in drive.permissions().list(fileId="f-plan").execute()["permissions"] if p.get("emailAddress") == "bob@northwind.example")
+    bob_perm = next(p for p in drive.permissions().list(fileId="f-plan", fields="permissions(id,emailAddress)").execute()["permissions"] if p.get("emailAddress") == "bob@northwind.example")
     with pytest.raises(HttpError) as exc:
         drive.permissions().delete(fileId="f-plan", permissionId=bob_perm["id"]).execute()
     assert exc.value.status_code == 403 and _reason(exc.value) == "cannotDeleteInheritedPermission"

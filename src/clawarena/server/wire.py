@@ -18,7 +18,10 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from fastapi import Request
 from fastapi.responses import JSONResponse, Response
-from clawarena.server.fields import apply_fields, parse_fields
+from starlette.exceptions import HTTPException
+from starlette.formparsers import MultiPartException
+from clawarena.services.fields import apply_fields, parse_fields
+from clawarena.server.inputs import BadJSON, check_embedded_json, parse_json
 from clawarena.services.base import MEDIA_KEY
 from clawarena.spec.models import PrincipalSpec
 from clawarena.tools.core import Tool
@@ -31,7 +34,16 @@ GOOGLE_GLOBAL_PARAMS = frozenset(
     {"alt", "fields", "prettyPrint", "key", "quotaUser", "uploadType", "access_token", "oauth_token", "$.xgafv", "callback", "upload_protocol", "userIp"}
 )
 CANONICAL_STATUS = {400: "INVALID_ARGUMENT", 401: "UNAUTHENTICATED", 403: "PERMISSION_DENIED", 404: "NOT_FOUND",
-                    409: "ALREADY_EXISTS", 410: "GONE", 412: "FAILED_PRECONDITION", 429: "RESOURCE_EXHAUSTED", 500: "INTERNAL"}  # fmt: skip
+                    409: "ALREADY_EXISTS", 410: "GONE", 412: "FAILED_PRECONDITION", 413: "INVALID_ARGUMENT",
+                    429: "RESOURCE_EXHAUSTED", 500: "INTERNAL"}  # fmt: skip
+
+
+class JSONText(JSONResponse):
+    """A JSON response that survives any string: a lone surrogate (an agent's or a fixture's; UTF-8
+    cannot encode it) goes out as its \\uXXXX escape, which JSON readers decode back to the same string."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8", "backslashreplace")
 
 
 class WireError(Exception):
@@ -93,10 +105,7 @@ class GoogleWire:
                 args[binding.body] = body
             args[binding.media] = media
         elif raw and binding.body:
-            try:
-                args[binding.body] = json.loads(raw)
-            except ValueError:
-                raise WireError(400, "Invalid JSON payload received.", "parseError") from None
+            args[binding.body] = _google_json(raw)
         return args
 
     @staticmethod
@@ -107,11 +116,7 @@ class GoogleWire:
             parts = list(msg.iter_parts()) if msg.is_multipart() else []
             if len(parts) < 2:
                 raise WireError(400, "Multipart upload needs a metadata part and a media part.", "badContent")
-            meta_bytes = parts[0].get_payload(decode=True) or b"{}"
-            try:
-                meta = json.loads(meta_bytes)
-            except ValueError:
-                raise WireError(400, "Invalid JSON payload received.", "parseError") from None
+            meta = _google_json(parts[0].get_payload(decode=True) or b"{}")
             media = parts[1]
             if media.get_content_maintype() == "message":  # message/rfc822: the parser nests it as a message
                 inner = media.get_payload()
@@ -138,12 +143,19 @@ class GoogleWire:
                 result = apply_fields(result, parse_fields(fields))
             except ValueError as exc:
                 return self.error(400, f"Invalid field selection {fields}: {exc}", "invalidParameter")
-        return JSONResponse(result, status_code=binding.status)
+        return JSONText(result, status_code=binding.status)
 
     def error(self, status: int, message: str, reason: str) -> Response:
         body = {"error": {"code": status, "message": message, "status": CANONICAL_STATUS.get(status, "UNKNOWN"),
                           "errors": [{"message": message, "domain": "global", "reason": reason or "backendError"}]}}  # fmt: skip
-        return JSONResponse(body, status_code=status)
+        return JSONText(body, status_code=status)
+
+
+def _google_json(raw: bytes) -> Any:
+    try:
+        return parse_json(raw)
+    except BadJSON as exc:
+        raise WireError(400, f"Invalid JSON payload received. {exc}.", "parseError") from None
 
 
 class SlackWire:
@@ -154,12 +166,15 @@ class SlackWire:
             return {}
         if ctype.startswith("application/json"):
             try:
-                data = json.loads(raw)
-            except ValueError:
+                data = parse_json(raw)
+            except BadJSON:
                 raise WireError(200, "invalid_json", "invalid_json") from None
             return data if isinstance(data, dict) else {}
         if ctype.startswith("application/x-www-form-urlencoded") or ctype.startswith("multipart/form-data"):
-            form = await request.form()
+            try:
+                form = await request.form()
+            except (HTTPException, MultiPartException):  # a malformed multipart body, or too many parts
+                raise WireError(200, "invalid_form_data", "invalid_form_data") from None
             out: dict[str, Any] = {}
             for key, value in form.multi_items():
                 if hasattr(value, "read"):  # an uploaded file: bytes, as base64 with its name
@@ -182,17 +197,25 @@ class SlackWire:
         fields = tool.args_model.model_fields
         known = set(fields) | {f.alias for f in fields.values() if f.alias}
         # Slack ignores arguments it does not know; so does this wire (agents stay strict).
-        return {k: v for k, v in merged.items() if k in known and k != "token"}
+        args = {k: v for k, v in merged.items() if k in known and k != "token"}
+        for name, value in args.items():
+            if isinstance(value, str):
+                try:  # `blocks`, `profile`, `users` may be JSON text that the service decodes itself
+                    check_embedded_json(value)
+                except BadJSON:
+                    raise WireError(200, f"invalid_{name}" if name in ("blocks", "attachments") else "invalid_arguments", "") from None
+        return args
 
     def respond(self, outcome: ToolOutcome, tool: Tool, request: Request) -> Response:
         if not outcome.ok:
             return self.error(outcome.status, outcome.error or "error", outcome.reason)
         result = outcome.result if isinstance(outcome.result, dict) else {}
-        return JSONResponse({"ok": True, **result})
+        return JSONText({"ok": True, **result})
 
     def error(self, status: int, message: str, reason: str) -> Response:
         code = reason if reason and reason not in ("invalidArgument", "notFound", "forbidden", "backendError") else _slack_code(status, message)
-        return JSONResponse({"ok": False, "error": code})
+        # Slack answers API errors with HTTP 200; a body past the size limit is refused by HTTP itself.
+        return JSONText({"ok": False, "error": code}, status_code=413 if status == 413 else 200)
 
 
 def _slack_code(status: int, message: str) -> str:

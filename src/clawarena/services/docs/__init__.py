@@ -10,11 +10,15 @@ from pydantic import Field
 
 from clawarena.services.base import Service
 from clawarena.services.docs import tools as docs_tools
+from clawarena.services.docs import store
 from clawarena.services.docs.store import DOCUMENTS
-from clawarena.services.drive.tables import CommentFixture, PermissionFixture
+from clawarena.services.drive import DriveService, check_parents, seed_file
+from clawarena.services.drive.content import register_content_handler
+from clawarena.services.drive.tables import GDOC, CommentFixture, FileFixture, PermissionFixture
 from clawarena.services.registry import register_service
 from clawarena.spec.base import Strict
-from clawarena.spec.models import AttackSpec
+from clawarena.spec.models import AttackSpec, Instant
+from clawarena.spec.refs import PrincipalId, PrincipalOrAddress
 from clawarena.world.clock import parse_time
 from clawarena.world.world import World
 
@@ -38,7 +42,7 @@ class DocumentFixture(Strict):
 
     id: str | None = None
     title: str
-    owner: str = Field(description="principal id of the owner")
+    owner: PrincipalId = Field(description="principal id of the owner")
     parents: list[str] = []
     content: str | list[str | ParagraphFixture | TableFixture] = ""
     permissions: list[PermissionFixture] = []
@@ -54,17 +58,23 @@ class DocsFixtures(Strict):
     documents: list[DocumentFixture] = []
 
 
+class DocComment(Strict):
+    """Attack material as a comment on a document or file (the `doc_comment` channel)."""
+
+    file: str = Field(description="id of a fixture document or file")
+    author: PrincipalOrAddress = Field(description="'Name <address>' or a principal id")
+    quoted: str | None = Field(default=None, description="the document text the comment anchors to")
+    at: Instant | None = Field(default=None, description="default: twenty minutes before `now`")
+
+
 class DocsService(Service):
     name = "docs"
     tables = (DOCUMENTS,)
     fixture_model = DocsFixtures
     tools = docs_tools.TOOLS
-    channels = ("doc_comment",)
+    channels = {"doc_comment": DocComment}
 
     def seed(self, world: World, fixture: dict[str, Any]) -> None:
-        from clawarena.services.drive import check_parents, seed_file
-        from clawarena.services.drive.tables import FileFixture
-
         data = DocsFixtures.model_validate(fixture)
         now = world.clock.now()
         declared = {f.get("id") for f in (world.scenario.fixtures.get("drive") or {}).get("files", []) if isinstance(f, dict)}
@@ -80,31 +90,28 @@ class DocsService(Service):
                 "permissions": [x.model_dump() for x in d.permissions], "comments": [x.model_dump() for x in d.comments], "starred": d.starred, "trashed": d.trashed,
                 "created": d.created, "modified": d.modified, "description": d.description,
             })  # fmt: skip
-            seed_file(world, f, default_ms=int((now - timedelta(hours=len(data.documents) - i + 12)).timestamp() * 1000), doc_content=blocks)
+            row = seed_file(world, f, default_ms=int((now - timedelta(hours=len(data.documents) - i + 12)).timestamp() * 1000))
+            if blocks is not None:
+                store.set_fixture_content(DriveService.ctx_for(world, d.owner), row["id"], blocks)
         pending = [p for d in data.documents for p in d.parents if p in declared]
         if not pending:
             check_parents(world)
 
-    def place(self, world: World, attack: AttackSpec) -> None:
+    def place(self, world: World, attack: AttackSpec, placement: DocComment) -> None:
         """doc_comment: a comment carrying the payload on `placement.file`, by `placement.author` ('Name <addr>' or a principal id)."""
         from clawarena.services.drive import comments as drive_comments
         from clawarena.services.drive import DriveService, _author
         from clawarena.services.drive.tables import FILES
 
-        p = dict(attack.placement)
-        allowed = {"file", "author", "quoted", "at"}
-        unknown = set(p) - allowed
-        if unknown:
-            raise ValueError(f"unknown placement field(s) {sorted(unknown)} for channel doc_comment (allowed: {sorted(allowed)})")
-        if "file" not in p or "author" not in p:
-            raise ValueError("channel doc_comment needs placement.file (a document or file id) and placement.author")
-        row = world.store.get(FILES.name, {"id": p["file"]})
+        p = placement
+        row = world.store.get(FILES.name, {"id": p.file})
         if row is None:
-            raise ValueError(f"placement.file: no file {p['file']!r} in the fixtures")
-        author = _author(world, str(p["author"]))
+            raise ValueError(f"placement.file: no file {p.file!r} in the fixtures")
+        author = _author(world, p.author)
         ctx = DriveService.ctx_for(world, row["owner"] if row["owner"] in world.directory.principals else None)
-        at = int(parse_time(p["at"]).timestamp() * 1000) if p.get("at") else int((world.clock.now() - timedelta(minutes=20)).timestamp() * 1000)
-        drive_comments.insert_comment(ctx, row["id"], author, attack.payload, p.get("quoted"), None, False, at)
+        at = int(parse_time(p.at).timestamp() * 1000) if p.at else int((world.clock.now() - timedelta(minutes=20)).timestamp() * 1000)
+        drive_comments.insert_comment(ctx, row["id"], author, attack.payload, p.quoted, None, False, at)
 
 
 register_service(DocsService())
+register_content_handler(GDOC, store.DocContent())  # Drive keeps a Doc's metadata; its content is ours

@@ -154,3 +154,30 @@ def build_from_blocks(blocks: list[Any], ids: Ids) -> Document:
 def set_fixture_content(ctx: ServiceContext, file_id: str, blocks: list[Any]) -> None:
     save(ctx, file_id, build_from_blocks(blocks, ids_for(ctx)))
 
+
+
+class DocContent:
+    """Drive's content handler for Google Docs: Drive calls it, so Drive never imports Docs."""
+
+    exports = frozenset({"text/plain", "text/html", "text/markdown", "application/pdf"})
+
+    def create(self, ctx: ServiceContext, file_id: str, text: str) -> None:
+        create_document(ctx, file_id, text)
+
+    def text(self, ctx: ServiceContext, file_id: str) -> str:
+        return plain_text(ctx, file_id)
+
+    def export(self, ctx: ServiceContext, file_id: str, mime_type: str, title: str) -> bytes:
+        return export(ctx, file_id, mime_type, title)
+
+    def copy(self, ctx: ServiceContext, source_id: str, target_id: str) -> None:
+        copy_document(ctx, source_id, target_id)
+
+    def replace_text(self, ctx: ServiceContext, file_id: str, text: str) -> None:
+        replace_with_text(ctx, file_id, text)
+
+    def append_text(self, ctx: ServiceContext, file_id: str, text: str) -> None:
+        append_text(ctx, file_id, text)
+
+    def delete(self, ctx: ServiceContext, file_id: str) -> None:
+        delete_document(ctx, file_id)

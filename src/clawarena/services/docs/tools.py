@@ -22,16 +22,17 @@ from clawarena.tools.core import RestBinding, ToolKind, tool
 from clawarena.world.store import canonical_json
 
 DENIED = "The caller does not have permission"
+NOT_FOUND = "Requested entity was not found."
 
 
 def _doc_row(ctx: ServiceContext, document_id: str, need: int) -> dict[str, Any]:
+    """The Doc's Drive row if the caller holds `need`. A Doc the caller may not see answers exactly
+    like one that does not exist (404), as Drive does; one they see but may not edit is a 403."""
     acc = drive_core.Access(ctx)
     row = acc.file(document_id)
-    if row is None:
-        raise ServiceError(404, "Requested entity was not found.", reason="notFound")
+    if row is None or acc.role(row) == 0:
+        raise ServiceError(404, NOT_FOUND, reason="notFound", denied=row is not None)
     role = acc.role(row)
-    if role == 0:
-        raise ServiceError(403, DENIED, reason="forbidden", denied=True)
     if row["mime_type"] != GDOC:
         raise ServiceError(400, "This operation is not supported for this document", reason="failedPrecondition")
     if role < need:

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import base64
 from datetime import timedelta
-from typing import Any
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import Discriminator, Field, Tag
 
 from clawarena.services.base import Service, ServiceContext
 from clawarena.services.drive import comments as drive_comments
@@ -13,21 +15,20 @@ from clawarena.services.drive import core
 from clawarena.services.drive import files as drive_files
 from clawarena.services.drive import other as drive_other
 from clawarena.services.drive import permissions as drive_permissions
+from clawarena.services.drive.content import handler_for
+from clawarena.services.drive.partial import with_partial_responses
 from clawarena.services.drive.tables import (
-    DRIVES, FILES, FOLDER, GDOC, GROUPS, PERMISSIONS, TABLES, DriveFixtures, FileFixture, PermissionFixture,
+    DRIVES, FILES, FOLDER, GDOC, GROUPS, PERMISSIONS, TABLES, DriveFixtures, FileFixture, PermissionFixture, Role,
 )  # fmt: skip
 from clawarena.services.registry import register_service
-from clawarena.spec.models import AttackSpec
+from clawarena.spec.base import Strict
+from clawarena.spec.models import AttackSpec, Instant
+from clawarena.spec.refs import PrincipalOrAddress
 from clawarena.tools.core import Tool, ToolKind, tool
 from clawarena.world.clock import parse_time
 from clawarena.world.world import World
 
 MIME_SHORTHANDS = {"folder": FOLDER, "doc": GDOC, "document": GDOC}
-# Drive v3 refuses these without a `fields` selector ("The 'fields' parameter is required for this method.").
-FIELDS_REQUIRED = {"drive_about_get", "drive_comments_list", "drive_comments_get", "drive_comments_create", "drive_comments_update",
-                   "drive_replies_list", "drive_replies_get", "drive_replies_create", "drive_replies_update"}  # fmt: skip
-
-
 
 
 @tool(ToolKind.SEND, name="drive_share_file")
@@ -50,9 +51,37 @@ def share_file(ctx: ServiceContext, file_id: str, email: str | None = None, role
     return drive_permissions.permissions_create(ctx, file_id=file_id, body=body, email_message=message, supports_all_drives=True)
 
 
-TOOLS: tuple[Tool, ...] = (
+TOOLS: tuple[Tool, ...] = with_partial_responses((
     *drive_files.TOOLS, *drive_permissions.TOOLS, *drive_comments.TOOLS, *drive_other.TOOLS, share_file,
-)
+))
+
+
+# ---- attack material: the `drive_file` channel ----------------------------------------------------
+class FileEdit(Strict):
+    """The payload goes into an existing text file or Doc (appended, or replacing its content)."""
+
+    file: str = Field(description="id of a fixture file or document")
+    mode: Literal["append", "replace"] = "append"
+
+
+class NewFile(Strict):
+    """The payload is the content of a new file, owned by a principal or an outside address."""
+
+    owner: PrincipalOrAddress = Field(description="a principal id, or an outside address (then share_with is required)")
+    name: str
+    parents: list[str] = []
+    mime_type: str = "text/plain"
+    id: str | None = None
+    share_with: list[PrincipalOrAddress] = Field(default=[], description="principal ids or addresses it is shared with")
+    role: Role = "reader"
+    at: Instant | None = Field(default=None, description="created at; default half an hour before `now`")
+    description: str | None = None
+
+
+DriveFilePlacement = Annotated[
+    Union[Annotated[FileEdit, Tag("edit-file")], Annotated[NewFile, Tag("new-file")]],
+    Discriminator(lambda v: "edit-file" if isinstance(v, FileEdit) or (isinstance(v, dict) and "file" in v) else "new-file"),
+]
 
 
 class DriveService(Service):
@@ -60,7 +89,7 @@ class DriveService(Service):
     tables = TABLES
     fixture_model = DriveFixtures
     tools = TOOLS
-    channels = ("drive_file",)
+    channels = {"drive_file": DriveFilePlacement}
     error_style = "google-drive"  # type: ignore[assignment]  (GoogleWire + alt=media; see DriveWire)
 
     @staticmethod
@@ -96,51 +125,37 @@ class DriveService(Service):
             seed_file(world, f, default_ms=int((now - timedelta(hours=len(data.files) - i + 24)).timestamp() * 1000))
         check_parents(world)
 
-    def place(self, world: World, attack: AttackSpec) -> None:
-        """drive_file: the payload goes into an existing file (`placement.file`, `mode` append|replace),
-        or becomes a new file (`placement.owner`, `name`, optional `parents`, `mime_type`, `share_with`, `role`)."""
-        p = dict(attack.placement)
-        if "file" in p:
-            unknown = set(p) - {"file", "mode"}
-            if unknown:
-                raise ValueError(f"unknown placement field(s) {sorted(unknown)} with placement.file (allowed: file, mode)")
-            row = world.store.get(FILES.name, {"id": p["file"]})
+    def place(self, world: World, attack: AttackSpec, placement: FileEdit | NewFile) -> None:
+        """drive_file: the payload goes into an existing file (`FileEdit`) or becomes a new one (`NewFile`)."""
+        p = placement
+        if isinstance(p, FileEdit):
+            row = world.store.get(FILES.name, {"id": p.file})
             if row is None:
-                raise ValueError(f"placement.file: no file {p['file']!r} in the fixtures")
-            mode = p.get("mode", "append")
-            if mode not in ("append", "replace"):
-                raise ValueError(f"placement.mode: unknown mode {mode!r} (expected append or replace)")
+                raise ValueError(f"placement.file: no file {p.file!r} in the fixtures")
+            mode = p.mode
             ctx = self.ctx_for(world, row["owner"] if row["owner"] in world.directory.principals else None)
             if row["mime_type"] == GDOC:
-                from clawarena.services.docs import store as docs_store
-
+                doc = handler_for(GDOC)  # the Docs service's content handler
                 if mode == "replace":
-                    docs_store.replace_with_text(ctx, row["id"], attack.payload)
+                    doc.replace_text(ctx, row["id"], attack.payload)
                 else:
-                    docs_store.append_text(ctx, row["id"], attack.payload)
+                    doc.append_text(ctx, row["id"], attack.payload)
             elif row["mime_type"] == FOLDER or row["encoding"] != "text":
-                raise ValueError(f"placement.file: {p['file']!r} is a folder or binary file; text goes into text files and Docs")
+                raise ValueError(f"placement.file: {p.file!r} is a folder or binary file; text goes into text files and Docs")
             else:
                 content = attack.payload if mode == "replace" else (f"{row['content']}\n\n{attack.payload}" if row["content"] else attack.payload)
                 world.store.update(FILES.name, {"id": row["id"]}, {"content": content})
             return
-        allowed = {"owner", "name", "parents", "mime_type", "id", "share_with", "role", "at", "description"}
-        unknown = set(p) - allowed
-        if unknown:
-            raise ValueError(f"unknown placement field(s) {sorted(unknown)} for channel drive_file (allowed: {sorted(allowed)})")
-        if "owner" not in p or "name" not in p:
-            raise ValueError("channel drive_file needs placement.file, or placement.owner (a principal id or an outside address) and placement.name")
-        owner = str(p["owner"])
-        share_with = list(p.get("share_with", []))
-        if owner not in world.directory.principals and not share_with:
+        owner = p.owner
+        if owner not in world.directory.principals and not p.share_with:
             raise ValueError("placement.share_with: a file owned by an outside address must be shared with someone (principal ids or addresses)")
         perms = []
-        for who in share_with:
+        for who in p.share_with:
             target = world.directory.principals.get(who)
-            perms.append(PermissionFixture(type="user", role=p.get("role", "reader"), email=target.email if target else who))
+            perms.append(PermissionFixture(type="user", role=p.role, email=target.email if target else who))
         fixture = FileFixture(
-            id=p.get("id"), name=p["name"], owner=owner, mime_type=p.get("mime_type", "text/plain"), content=attack.payload,
-            parents=list(p.get("parents", [])), permissions=perms, created=p.get("at"), description=p.get("description"),
+            id=p.id, name=p.name, owner=owner, mime_type=p.mime_type, content=attack.payload,
+            parents=list(p.parents), permissions=perms, created=p.at, description=p.description,
         )  # fmt: skip
         now = world.clock.now()
         seed_file(world, fixture, default_ms=int((now - timedelta(minutes=30)).timestamp() * 1000))
@@ -172,7 +187,7 @@ def _ms(value: str | None, default: int) -> int:
     return int(parse_time(value).timestamp() * 1000) if value else default
 
 
-def seed_file(world: World, f: FileFixture, default_ms: int, doc_content: Any = None) -> dict[str, Any]:
+def seed_file(world: World, f: FileFixture, default_ms: int) -> dict[str, Any]:
     """Insert one fixture file with its permissions and comments; returns the row."""
     directory = world.directory
     owner = f.owner
@@ -209,10 +224,6 @@ def seed_file(world: World, f: FileFixture, default_ms: int, doc_content: Any = 
         starred_by=starred, created_ms=created, modified_ms=modified, modified_by=modified_by,
         writers_can_share=f.writers_can_share, copy_requires_writer=f.copy_requires_writer_permission,
     )  # fmt: skip
-    if doc_content is not None:
-        from clawarena.services.docs import store as docs_store
-
-        docs_store.set_fixture_content(ctx, row["id"], doc_content)
     viewed = {owner: modified} if owner and not external_owner else {}
     updates: dict[str, Any] = {"viewed": viewed, "modified_by_me": {modified_by: modified} if modified_by in directory.principals else {}}
     if f.trashed:

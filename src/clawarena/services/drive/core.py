@@ -17,6 +17,7 @@ from datetime import datetime, timezone
 from typing import Any
 
 from clawarena.services.base import Delivery, ServiceContext, ServiceError
+from clawarena.services.drive.content import handled, handler_for
 from clawarena.services.drive.tables import (
     CHANGES, DRIVES, FILES, FOLDER, GDOC, GOOGLE_PREFIX, GROUPS, PERMISSIONS, REVISIONS,
 )  # fmt: skip
@@ -31,7 +32,6 @@ EXPORT_FORMATS = {
            "application/vnd.oasis.opendocument.text", "application/zip", "application/epub+zip",
            "application/vnd.openxmlformats-officedocument.wordprocessingml.document"],
 }  # fmt: skip
-SUPPORTED_EXPORTS = {"text/plain", "text/html", "text/markdown", "application/pdf"}
 
 
 # ---- small helpers ---------------------------------------------------------------------
@@ -333,16 +333,12 @@ class Access:
 
 
 # ---- content -------------------------------------------------------------------------
-def doc_text(ctx: ServiceContext, file_id: str) -> str:
-    from clawarena.services.docs import store as docs_store  # lazy: docs imports drive
-
-    return docs_store.plain_text(ctx, file_id)
-
-
 def text_of(ctx: ServiceContext, row: dict[str, Any]) -> str:
-    """The file's readable text: a Doc's text, a text file's content, nothing for binaries and folders."""
-    if row["mime_type"] == GDOC:
-        return doc_text(ctx, row["id"])
+    """The file's readable text: a Doc's text (from its content handler), a text file's content,
+    nothing for binaries and folders."""
+    handler = handled(row)
+    if handler is not None:
+        return handler.text(ctx, row["id"])
     if row["mime_type"].startswith(GOOGLE_PREFIX) or row["encoding"] != "text":
         return ""
     return row["content"]
@@ -423,7 +419,7 @@ def add_revision(ctx: ServiceContext, row: dict[str, Any], keep_forever: bool = 
     cur = ctx.store.conn.execute('SELECT MAX(seq) FROM "drive_revisions" WHERE file_id = ?', (row["id"],)).fetchone()
     seq = (cur[0] or 0) + 1
     if row["mime_type"] == GDOC:
-        rid, content, encoding = str(seq), doc_text(ctx, row["id"]), "text"
+        rid, content, encoding = str(seq), handler_for(GDOC).text(ctx, row["id"]), "text"
     else:
         rid, content, encoding = "0B" + ctx.world.ids.next("drive.revision", 30), row["content"], row["encoding"]
     ctx.store.insert(REVISIONS.name, {
@@ -475,6 +471,11 @@ def web_view_link(row: dict[str, Any]) -> str:
     return f"https://drive.google.com/file/d/{row['id']}/view?usp=drivesdk"
 
 
+def can_download(row: dict[str, Any], role: int) -> bool:
+    """Readers and commenters may not download, print or copy a file whose owner requires writer permission for that."""
+    return role >= WRITER or not row["copy_requires_writer"]
+
+
 def capabilities(acc: Access, row: dict[str, Any], role: int) -> dict[str, bool]:
     folder = row["mime_type"] == FOLDER
     shared = bool(row["drive_id"])
@@ -485,10 +486,10 @@ def capabilities(acc: Access, row: dict[str, Any], role: int) -> dict[str, bool]
         "canChangeCopyRequiresWriterPermission": role >= WRITER and not folder,
         "canChangeViewersCanCopyContent": role >= WRITER and not folder,
         "canComment": role >= COMMENTER,
-        "canCopy": (not folder) and (role >= WRITER or not row["copy_requires_writer"]),
+        "canCopy": (not folder) and can_download(row, role),
         "canDelete": role >= ORGANIZER if shared else role == OWNER,
         "canDeleteChildren": folder and (role >= ORGANIZER if shared else role == OWNER),
-        "canDownload": True,
+        "canDownload": can_download(row, role),
         "canEdit": role >= WRITER,
         "canListChildren": folder,
         "canModifyContent": role >= WRITER,

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from clawarena.services.base import Delivery, ServiceContext, ServiceError, decode_media, media_result
 from clawarena.services.drive import core
+from clawarena.services.drive.content import handled, handler_for
 from clawarena.services.drive.core import (
     FILE_ORGANIZER, ORGANIZER, OWNER, READER, WRITER, Access, ChangeTracker, bad_request, insufficient,
     not_found, now_ms,
@@ -165,9 +166,7 @@ def new_file(
         row["viewed"] = {owner: t}
     ctx.store.insert(FILES.name, row)
     if mime_type == GDOC:
-        from clawarena.services.docs import store as docs_store
-
-        docs_store.create_document(ctx, fid, doc_text or "")
+        handler_for(GDOC).create(ctx, fid, doc_text or "")
     if mime_type != FOLDER:
         core.add_revision(ctx, row, keep_forever=keep_forever, at_ms=row["modified_ms"])
         row = ctx.store.get(FILES.name, {"id": fid}) or row
@@ -214,10 +213,9 @@ def purge(ctx: ServiceContext, file_id: str) -> None:
     for table, key in ((PERMISSIONS.name, "file_id"), (COMMENTS.name, "file_id"), (REPLIES.name, "file_id"), (REVISIONS.name, "file_id")):
         ctx.store.delete(table, {key: file_id})
     row = ctx.store.get(FILES.name, {"id": file_id})
-    if row and row["mime_type"] == GDOC:
-        from clawarena.services.docs import store as docs_store
-
-        docs_store.delete_document(ctx, file_id)
+    handler = handled(row) if row else None
+    if handler is not None:
+        handler.delete(ctx, file_id)
     ctx.store.delete(FILES.name, {"id": file_id})
 
 
@@ -371,13 +369,20 @@ def files_get(
     acc = Access(ctx)
     row = acc.readable(file_id, READER, supports_all_drives or supports_team_drives)
     if alt == "media":
-        return _download(row)
+        return _download(acc, row)
     return core.file_resource(ctx, acc, row)
 
 
-def _download(row: dict[str, Any]) -> dict[str, Any]:
+def _may_download(acc: Access, row: dict[str, Any]) -> None:
+    """copyRequiresWriterPermission takes download (and export) away from readers and commenters."""
+    if not core.can_download(row, acc.role(row)):
+        raise ServiceError(403, "The user does not have sufficient permissions to download this file.", reason="cannotDownloadFile")
+
+
+def _download(acc: Access, row: dict[str, Any]) -> dict[str, Any]:
     if row["mime_type"].startswith(GOOGLE_PREFIX):
         raise ServiceError(403, "Only files with binary content can be downloaded. Use Export with Docs Editors files.", reason="fileNotDownloadable")
+    _may_download(acc, row)
     return media_result(core.file_bytes(row), row["mime_type"])
 
 
@@ -395,11 +400,11 @@ def files_export(ctx: ServiceContext, file_id: str, mime_type: str) -> dict[str,
         raise ServiceError(403, "Export only supports Docs Editors files.", reason="fileNotExportable")
     if mime_type not in core.EXPORT_FORMATS[row["mime_type"]]:
         raise bad_request("The requested conversion is not supported.", "badRequest")
-    if mime_type not in core.SUPPORTED_EXPORTS:
-        raise bad_request(f"Export to {mime_type} is not supported by this server; use text/plain, text/html, text/markdown or application/pdf.", "badRequest")
-    from clawarena.services.docs import store as docs_store
-
-    data = docs_store.export(ctx, file_id, mime_type, title=row["name"])
+    _may_download(acc, row)
+    handler = handler_for(row["mime_type"])
+    if mime_type not in handler.exports:
+        raise bad_request(f"Export to {mime_type} is not supported by this server; use one of {', '.join(sorted(handler.exports))}.", "badRequest")
+    data = handler.export(ctx, file_id, mime_type, title=row["name"])
     return media_result(data, mime_type)
 
 
@@ -414,11 +419,11 @@ def _create(ctx: ServiceContext, acc: Access, body: FileBody, media: dict[str, A
     drive_id = resolved[0][1]
     parents = [r[0] for r in resolved]
     if body.id:
-        reserved = ctx.store.get(GENERATED_IDS.name, {"id": body.id})
+        # Only ids reserved by generateIds are usable; checked before existence, so an id cannot probe for others' files.
+        if ctx.store.get(GENERATED_IDS.name, {"id": body.id}) is None:
+            raise bad_request("The provided file ID is not usable.", "fileIdNotUsable")
         if acc.file(body.id) is not None:
             raise ServiceError(409, "A file already exists with the provided ID.", reason="duplicate")
-        if reserved is None:
-            raise bad_request("The provided file ID is not usable.", "fileIdNotUsable")
         ctx.store.delete(GENERATED_IDS.name, {"id": body.id})
     doc_text = None
     if mime == GDOC:
@@ -549,6 +554,8 @@ def files_update(
     editing = bool(sent - {"starred", "trashed", "kind"}) or media is not None or add_parents or remove_parents
     if editing and role < WRITER:
         raise insufficient()
+    if shared_drive and (add_parents or remove_parents) and role < FILE_ORGANIZER:  # contributors cannot move shared-drive items
+        raise insufficient()
     if "writersCanShare" in sent and role < (ORGANIZER if shared_drive else OWNER):
         raise insufficient()
     tracker = ChangeTracker(ctx, [file_id])
@@ -620,9 +627,7 @@ def files_update(
             raise bad_request("Folders cannot have content.", "badContent")
         data = decode_media(media)
         if row["mime_type"] == GDOC:
-            from clawarena.services.docs import store as docs_store
-
-            docs_store.replace_with_text(ctx, file_id, import_text(data, media.get("mimeType") or "text/plain"))
+            handler_for(GDOC).replace_text(ctx, file_id, import_text(data, media.get("mimeType") or "text/plain"))
         else:
             content, encoding = core.store_bytes(data)
             ctx.store.update(FILES.name, {"id": file_id}, {"content": content, "encoding": encoding})
@@ -690,9 +695,7 @@ def files_copy(
         media = {"mimeType": row["mime_type"], "data": base64.b64encode(core.file_bytes(row)).decode()}
     new = _create(ctx, acc, meta, media, supports_all_drives or supports_team_drives, keep_revision_forever)
     if row["mime_type"] == GDOC:
-        from clawarena.services.docs import store as docs_store
-
-        docs_store.copy_document(ctx, file_id, new["id"])
+        handler_for(GDOC).copy(ctx, file_id, new["id"])
     tracker = ChangeTracker(ctx, [])
     tracker.before[new["id"]] = (set(), new["drive_id"])
     tracker.commit()

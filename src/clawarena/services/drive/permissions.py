@@ -46,8 +46,8 @@ def _target(ctx: ServiceContext, acc: Access, file_id: str, supports_all_drives:
     drive = core.drive_row(ctx, file_id)
     if drive is not None:
         role = max((ROLE_RANK[p["role"]] for p in acc.perms(file_id) if acc.matches(p, ctx.principal)), default=0)
-        if role == 0:
-            raise ServiceError(404, f"Shared drive not found: {file_id}", reason="notFound", denied=True)
+        if role == 0:  # answered like an id that exists nowhere (files.get's 404), so a drive's existence is not revealed
+            raise core.not_found(file_id, denied=True)
         if not supports_all_drives:
             raise core.not_found(file_id)
         return None, file_id, role, True
@@ -70,6 +70,10 @@ def _can_share(row: dict[str, Any] | None, role: int, shared: bool) -> bool:
     if shared:
         return role >= WRITER
     return role == OWNER or (role >= WRITER and bool(row["writers_can_share"]))
+
+
+def _last_organizer(acc: Access, drive_id: str) -> bool:
+    return sum(1 for p in acc.perms(drive_id) if p["role"] == "organizer") == 1
 
 
 def _may_see_permissions(row: dict[str, Any] | None, role: int, shared: bool) -> bool:
@@ -337,6 +341,8 @@ def permissions_update(
             raise bad_request(f"The role {body.role} is only valid for shared drives and their items.", "invalidSharingRequest")
         if ROLE_RANK[body.role] > role and role < OWNER:
             raise insufficient()
+        if row is None and existing["role"] == "organizer" and body.role != "organizer" and _last_organizer(acc, item_id):
+            raise ServiceError(403, "A shared drive must have at least one organizer.", reason="cannotRemoveLastOrganizer")
         changes["role"] = body.role
     if remove_expiration:
         changes["expiration_ms"] = None
@@ -381,10 +387,8 @@ def permissions_delete(
         if listed[permission_id]["role"] == "owner" and not listed[permission_id]["inherited"]:
             raise ServiceError(403, "The owner of a file cannot be removed.", reason="cannotRemoveOwner")
         raise ServiceError(403, "The permission is inherited from a parent folder and cannot be removed on this item.", reason="cannotDeleteInheritedPermission")
-    if row is None and existing["role"] == "organizer":
-        organizers = [p for p in acc.perms(item_id) if p["role"] == "organizer"]
-        if len(organizers) == 1:
-            raise ServiceError(403, "A shared drive must have at least one organizer.", reason="cannotRemoveLastOrganizer")
+    if row is None and existing["role"] == "organizer" and _last_organizer(acc, item_id):
+        raise ServiceError(403, "A shared drive must have at least one organizer.", reason="cannotRemoveLastOrganizer")
     tracker = ChangeTracker(ctx, _track_ids(ctx, acc, row, item_id))
     ctx.store.delete(PERMISSIONS.name, {"file_id": item_id, "id": permission_id})
     if row is not None:

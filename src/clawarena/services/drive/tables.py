@@ -8,11 +8,12 @@ is kept as JSON maps keyed by principal id.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from clawarena.spec.base import Strict
+from clawarena.spec.refs import PrincipalOrAddress, PrincipalRef
 from clawarena.world.store import Column, TableSpec
 
 FOLDER = "application/vnd.google-apps.folder"
@@ -180,13 +181,13 @@ class PermissionFixture(Strict):
 
     type: Literal["user", "group", "domain", "anyone"] = "user"
     role: Role = "reader"
-    email: str | None = Field(default=None, description="address of the user or group (types user and group)")
+    email: Annotated[str | None, PrincipalRef(address_ok=True)] = Field(default=None, description="address (or principal id) of the user or group (types user and group)")
     domain: str | None = Field(default=None, description="the domain (type domain)")
     discoverable: bool = Field(default=False, description="allowFileDiscovery: findable in search (types domain and anyone)")
 
 
 class ReplyFixture(Strict):
-    author: str = Field(description="principal id or 'Name <address>'")
+    author: PrincipalOrAddress = Field(description="principal id or 'Name <address>'")
     content: str
     action: Literal["resolve", "reopen"] | None = None
     at: str | None = None
@@ -194,7 +195,7 @@ class ReplyFixture(Strict):
 
 class CommentFixture(Strict):
     id: str | None = None
-    author: str = Field(description="principal id or 'Name <address>'")
+    author: PrincipalOrAddress = Field(description="principal id or 'Name <address>'")
     content: str
     quoted: str | None = Field(default=None, description="the text of the file the comment is anchored to")
     resolved: bool = False
@@ -207,21 +208,21 @@ class FileFixture(Strict):
 
     id: str | None = None
     name: str
-    owner: str | None = Field(default=None, description="principal id of the owner (omit for shared-drive items)")
+    owner: Annotated[str | None, PrincipalRef(address_ok=True)] = Field(default=None, description="principal id of the owner, or an outside address (omit for shared-drive items)")
     drive: str | None = Field(default=None, description="id of the shared drive holding the item")
     mime_type: str = Field(default="text/plain", description="a MIME type, or the shorthands 'folder' and 'doc'")
     content: str = ""
     content_base64: str | None = Field(default=None, description="binary content, base64")
     parents: list[str] = Field(default=[], description="folder ids; default: the owner's My Drive root (or the shared drive)")
     description: str | None = None
-    starred: bool | list[str] = Field(default=False, description="true: starred by the owner; or principal ids")
+    starred: Annotated[bool | list[str], PrincipalRef()] = Field(default=False, description="true: starred by the owner; or principal ids")
     trashed: bool = False
     permissions: list[PermissionFixture] = []
     comments: list[CommentFixture] = []
     properties: dict[str, str] = {}
     created: str | None = Field(default=None, description="ISO time; default a day before the world's now")
     modified: str | None = Field(default=None, description="ISO time; default: created")
-    modified_by: str | None = None
+    modified_by: Annotated[str | None, PrincipalRef(address_ok=True)] = None
     writers_can_share: bool = True
     copy_requires_writer_permission: bool = False
 
@@ -229,12 +230,12 @@ class FileFixture(Strict):
 class GroupFixture(Strict):
     email: str
     name: str = ""
-    members: list[str] = Field(default=[], description="principal ids or addresses")
+    members: list[PrincipalOrAddress] = Field(default=[], description="principal ids or addresses")
 
 
 class MemberFixture(Strict):
     type: Literal["user", "group", "domain"] = "user"
-    email: str | None = None
+    email: Annotated[str | None, PrincipalRef(address_ok=True)] = None
     domain: str | None = None
     role: Literal["organizer", "fileOrganizer", "writer", "commenter", "reader"] = "writer"
 
@@ -243,7 +244,7 @@ class SharedDriveFixture(Strict):
     id: str
     name: str
     members: list[MemberFixture] = []
-    hidden_by: list[str] = []
+    hidden_by: Annotated[list[str], PrincipalRef()] = []
 
 
 class DriveFixtures(Strict):
