@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clawarena.services.base import Delivery, Service, ServiceContext, ServiceError
+from clawarena.spec import catalog
 from clawarena.spec.models import PrincipalSpec
 from clawarena.tools.core import Tool, ToolArgsError, ToolKind, select_tools, tool
 from clawarena.tools.limits import MAX_ARGS_DEPTH, nesting_depth_exceeds
@@ -102,6 +103,8 @@ def read_skill(ctx: PeerContext, service: str, page: str = "") -> dict[str, Any]
 
 
 GATEWAY_TOOLS: tuple[Tool, ...] = (send_message, request_approval, grant_approval, read_skill)
+for _t in GATEWAY_TOOLS:  # in the task catalog; read_skill comes with the skills lever, never from agents[i].tools
+    catalog.register_tool(_t, owner="gateway", selectable=_t is not read_skill)
 
 
 def _decoded_strings(value: Any) -> Iterable[str]:

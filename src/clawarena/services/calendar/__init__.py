@@ -8,16 +8,19 @@ their email; `primary` stands for the caller's.
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Annotated, Any, Literal, Union
+
+from pydantic import Discriminator, Field, Tag
 
 from clawarena.services.base import Service, ServiceContext
 from clawarena.services.calendar import core
 from clawarena.services.calendar import events as event_tools
 from clawarena.services.calendar import recurrence as rec
 from clawarena.services.calendar import resources as resource_tools
-from clawarena.services.calendar.tables import ACL, CALENDARS, EVENTS, SETTINGS, TABLES, CalendarFixtures, EventFixture
+from clawarena.services.calendar.tables import ACL, ADMINS, CALENDARS, EVENTS, SETTINGS, TABLES, CalendarFixtures, CalendarRef, EventFixture
 from clawarena.services.calendar.times import parse_loose, to_ms, valid_zone
 from clawarena.services.registry import register_service
+from clawarena.spec.base import Strict
 from clawarena.spec.models import AttackSpec
 from clawarena.world.clock import parse_time
 from clawarena.world.world import World
@@ -35,12 +38,41 @@ def _setting_text(value: Any) -> str:
     return str(value)
 
 
+# ---- attack material: the `calendar_event` channel -------------------------------------------
+class EventEdit(Strict):
+    """The payload goes into an existing event's description (appended, or replacing it)."""
+
+    event: str = Field(description="id of a fixture event; every copy of it (organizer's and guests') is changed")
+    mode: Literal["append", "replace"] = "append"
+    calendar: CalendarRef | None = Field(default=None, description="only the copy on this calendar")
+
+
+class NewEvent(Strict):
+    """The payload is the description of a new event on `calendar` (an invitation when the organizer is outside)."""
+
+    calendar: CalendarRef
+    summary: str = ""
+    start: str | None = Field(default=None, description="default: tomorrow at this hour")
+    end: str | None = Field(default=None, description="default: an hour after start (a day for an all-day start)")
+    organizer: str | None = Field(default=None, description="organizer email; default the calendar")
+    location: str = ""
+    attendees: list[str] | None = Field(default=None, description="default: the organizer and the calendar")
+    time_zone: str | None = None
+    id: str | None = None
+
+
+CalendarEventPlacement = Annotated[
+    Union[Annotated[EventEdit, Tag("edit-event")], Annotated[NewEvent, Tag("new-event")]],
+    Discriminator(lambda v: "edit-event" if isinstance(v, EventEdit) or (isinstance(v, dict) and "event" in v) else "new-event"),
+]
+
+
 class CalendarService(Service):
     name = "calendar"
     tables = TABLES
     fixture_model = CalendarFixtures
     tools = event_tools.TOOLS + resource_tools.TOOLS
-    channels = ("calendar_event",)
+    channels = {"calendar_event": CalendarEventPlacement}
 
     # ---- seeding ------------------------------------------------------------------------------
     def _calendar(self, world: World, ref: str, field: str) -> dict[str, Any]:
@@ -61,6 +93,10 @@ class CalendarService(Service):
         data = CalendarFixtures.model_validate(fixture)
         store = world.store
         now = world.clock.now_ms()
+        for i, pid in enumerate(data.admins):
+            self._owner(world, pid, f"admins[{i}]")
+            if store.get(ADMINS.name, {"principal": pid}) is None:
+                store.insert(ADMINS.name, {"principal": pid})
         for i, s in enumerate(data.settings):
             p = self._owner(world, s.owner, f"settings[{i}].owner")
             if s.timezone is not None and not valid_zone(s.timezone):
@@ -188,57 +224,38 @@ class CalendarService(Service):
         return row
 
     # ---- attack material -----------------------------------------------------------------------
-    def place(self, world: World, attack: AttackSpec) -> None:
-        """calendar_event: the payload becomes (part of) an event description.
-
-        placement `{event: <id>, mode: append|replace, calendar?: <principal or calendar id>}` edits an
-        existing event (every copy of it); otherwise a new event is created from
-        `{calendar, summary, start, end, organizer, location?, attendees?, time_zone?, id?}`: on
-        `calendar` (a principal id or calendar id), organized by `organizer` (default the calendar),
-        starting `start` (default tomorrow at this hour) and ending `end` (default an hour later).
-        """
-        p = dict(attack.placement)
-        if "event" in p:
-            unknown = set(p) - {"event", "mode", "calendar"}
-            if unknown:
-                raise ValueError(f"unknown placement field(s) {sorted(unknown)} with placement.event (allowed: event, mode, calendar)")
-            rows = world.store.select(EVENTS.name, {"id": p["event"]})
-            if "calendar" in p:
-                cal = self._calendar(world, p["calendar"], "placement.calendar")
+    def place(self, world: World, attack: AttackSpec, placement: EventEdit | NewEvent) -> None:
+        """calendar_event: the payload becomes (part of) an event description: of an existing event
+        (every copy of it), or of a new one (see `EventEdit` and `NewEvent`)."""
+        p = placement
+        if isinstance(p, EventEdit):
+            rows = world.store.select(EVENTS.name, {"id": p.event})
+            if p.calendar is not None:
+                cal = self._calendar(world, p.calendar, "placement.calendar")
                 rows = [r for r in rows if r["calendar_id"] == cal["id"]]
             if not rows:
-                raise ValueError(f"placement.event: no event {p['event']!r} in the fixtures")
-            mode = p.get("mode", "append")
-            if mode not in ("append", "replace"):
-                raise ValueError(f"placement.mode: unknown mode {mode!r} (expected append or replace)")
+                raise ValueError(f"placement.event: no event {p.event!r} in the fixtures")
             for r in rows:
-                text = attack.payload if mode == "replace" or not r["description"] else f"{r['description']}\n\n{attack.payload}"
+                text = attack.payload if p.mode == "replace" or not r["description"] else f"{r['description']}\n\n{attack.payload}"
                 world.store.update(EVENTS.name, {"calendar_id": r["calendar_id"], "id": r["id"]}, {"description": text})
             return
-        allowed = {"calendar", "summary", "start", "end", "organizer", "location", "attendees", "time_zone", "id"}
-        unknown = set(p) - allowed
-        if unknown:
-            raise ValueError(f"unknown placement field(s) {sorted(unknown)} for channel calendar_event (allowed: {sorted(allowed)})")
-        if "calendar" not in p:
-            raise ValueError("channel calendar_event needs placement.calendar (a principal id or calendar id) or placement.event")
-        cal = self._calendar(world, p["calendar"], "placement.calendar")
-        start = p.get("start") or (world.clock.now() + timedelta(days=1)).replace(minute=0, second=0, microsecond=0).isoformat()
-        if p.get("end"):
-            end = p["end"]
+        cal = self._calendar(world, p.calendar, "placement.calendar")
+        start = p.start or (world.clock.now() + timedelta(days=1)).replace(minute=0, second=0, microsecond=0).isoformat()
+        if p.end:
+            end = p.end
         else:
-            first = parse_loose(start, p.get("time_zone") or cal["time_zone"])
+            first = parse_loose(start, p.time_zone or cal["time_zone"])
             end = (first.day + timedelta(days=1)).isoformat() if first.all_day else (first.instant + timedelta(hours=1)).isoformat()  # type: ignore[operator]
-        organizer = p.get("organizer") or cal["id"]
-        attendees = p.get("attendees")
+        organizer = p.organizer or cal["id"]
+        attendees = p.attendees
         if attendees is None:
             attendees = [organizer, cal["id"]] if organizer != cal["id"] else []
         fixture = EventFixture(
-            id=p.get("id"), calendar=p["calendar"], summary=p.get("summary", ""), start=start, end=end,
-            time_zone=p.get("time_zone"), organizer=organizer, attendees=attendees, location=p.get("location", ""),
+            id=p.id, calendar=p.calendar, summary=p.summary, start=start, end=end,
+            time_zone=p.time_zone, organizer=organizer, attendees=attendees, location=p.location,
         )  # fmt: skip
         row = self._seed_event(world, fixture, "placement", description=attack.payload)
         at = world.clock.now_ms() - 1_800_000  # arrived half an hour before the episode starts
         world.store.update(EVENTS.name, {"id": row["id"]}, {"created_ms": at, "updated_ms": at})
-
 
 register_service(CalendarService())

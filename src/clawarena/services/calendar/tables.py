@@ -9,11 +9,12 @@ materialized on first write).
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import Field
 
 from clawarena.spec.base import Strict
+from clawarena.spec.refs import PrincipalId, PrincipalRef
 from clawarena.world.store import Column, TableSpec
 
 CALENDARS = TableSpec(
@@ -116,11 +117,17 @@ CHANNELS = TableSpec(
         Column("expiration_ms", "integer", nullable=False),
         Column("params", "json"),
     ),
+    primary_key=("owner", "id"),  # channel ids are the client's own: one principal's never collides with another's
 )
 
-TABLES = (CALENDARS, CALENDAR_LIST, ACL, EVENTS, SETTINGS, CHANNELS)
+# Google Workspace administrators with the Manage Calendars privilege (the only callers of calendars.transferOwnership).
+ADMINS = TableSpec(name="calendar_admins", columns=(Column("principal", nullable=False),), primary_key=("principal",))
+
+TABLES = (CALENDARS, CALENDAR_LIST, ACL, EVENTS, SETTINGS, CHANNELS, ADMINS)
 
 Role = Literal["none", "freeBusyReader", "reader", "writer", "owner"]
+# A calendar named by a principal id (their primary) or a calendar id (an address, or a fixture calendar's id).
+CalendarRef = Annotated[str, PrincipalRef(address_ok=True, declared_in="calendars.id")]
 
 
 class CalendarFixture(Strict):
@@ -138,7 +145,7 @@ class CalendarFixture(Strict):
     """
 
     id: str | None = None
-    owner: str = Field(description="principal id of the data owner")
+    owner: PrincipalId = Field(description="principal id of the data owner")
     summary: str | None = None
     description: str = ""
     location: str = ""
@@ -191,7 +198,7 @@ class EventFixture(Strict):
     """
 
     id: str | None = None
-    calendar: str = Field(description="principal id (primary calendar) or calendar id")
+    calendar: CalendarRef = Field(description="principal id (primary calendar) or calendar id")
     summary: str = ""
     description: str = ""
     location: str = ""
@@ -224,7 +231,7 @@ class AclFixture(Strict):
         scope_value: the address (user, group) or domain; omitted for `default`.
     """
 
-    calendar: str
+    calendar: CalendarRef
     role: Literal["none", "freeBusyReader", "reader", "writer", "owner"]
     scope_type: Literal["user", "group", "domain", "default"] = "user"
     scope_value: str | None = None
@@ -244,7 +251,7 @@ class SettingsFixture(Strict):
         hide_weekends, show_declined_events, hide_invitations: booleans.
     """
 
-    owner: str
+    owner: PrincipalId
     timezone: str | None = None
     locale: str | None = None
     week_start: Literal[0, 1, 6] | None = None
@@ -257,8 +264,10 @@ class SettingsFixture(Strict):
 
 
 class CalendarFixtures(Strict):
-    """Seed data of the calendar service: calendars, events, sharing rules and settings."""
+    """Seed data of the calendar service: calendars, events, sharing rules, settings and calendar administrators."""
 
+    admins: list[PrincipalId] = Field(default=[], description="principal ids of Workspace administrators with the Manage Calendars "
+                              "privilege: they alone may transfer a secondary calendar of their organisation")  # fmt: skip
     settings: list[SettingsFixture] = []
     calendars: list[CalendarFixture] = []
     acl: list[AclFixture] = []

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from datetime import timedelta
-from typing import Any
+from typing import Annotated, Any, Literal, Union
 
-from pydantic import ValidationError
+from pydantic import AfterValidator, Discriminator, Field, Tag, ValidationError, ValidationInfo, field_validator
 
 from clawarena.services.base import Service, ServiceContext, ServiceError
 from clawarena.services.gmail import mailbox as mb
@@ -19,7 +19,9 @@ from clawarena.services.gmail.tables import (
     AttachmentFixture, GmailFixtures,
 )  # fmt: skip
 from clawarena.services.registry import register_service
-from clawarena.spec.models import AttackSpec
+from clawarena.spec.base import Strict
+from clawarena.spec.models import AttackSpec, Instant
+from clawarena.spec.refs import PrincipalId
 from clawarena.world.clock import parse_time
 from clawarena.world.world import World
 
@@ -48,12 +50,58 @@ def _split_headers(headers: dict[str, str]) -> tuple[list[list[str]], str | None
     return extra, in_reply_to, message_id
 
 
+# ---- attack material: the `email` channel -------------------------------------------------------
+def _file_name(v: str) -> str:
+    if not v.strip():
+        raise ValueError("a file name such as 'notes.txt' expected")
+    return v
+
+
+FileName = Annotated[str, AfterValidator(_file_name)]
+
+
+class EmailIntoMessage(Strict):
+    """The payload goes into a fixture mail: appended to (or replacing) its body, or as an attachment."""
+
+    message: str = Field(description="id of a fixture message (the reference solution reads it, so the control has the same slot)")
+    mode: Literal["append", "replace"] = "append"
+    attachment: FileName | None = Field(default=None, description="a file name: the payload becomes a text attachment")
+
+
+class NewEmail(Strict):
+    """The payload arrives as a new mail in `mailbox` (or as the attachment of one)."""
+
+    mailbox: PrincipalId = Field(description="the principal whose mailbox receives it")
+    from_: str = Field(alias="from", description="the sender, e.g. 'Mallory <m@evil.example>'")
+    subject: str = ""
+    labels: list[str] = ["INBOX", "UNREAD"]
+    at: Instant | None = Field(default=None, description="arrival time; default half an hour before `now`")
+    id: str | None = None
+    thread: str | None = None
+    to: list[str] | None = Field(default=None, description="default: the mailbox owner's address")
+    attachment: FileName | None = Field(default=None, description="a file name: the payload becomes a text attachment")
+    body: str | None = Field(default=None, description="the carrier mail's text; only with attachment (the payload goes there)")
+
+    @field_validator("body")
+    @classmethod
+    def _carrier_needs_attachment(cls, v: str | None, info: ValidationInfo) -> str | None:
+        if v is not None and info.data.get("attachment") is None:
+            raise ValueError("body is the carrier mail's text and needs attachment (the payload goes there)")
+        return v
+
+
+EmailPlacement = Annotated[
+    Union[Annotated[EmailIntoMessage, Tag("into-message")], Annotated[NewEmail, Tag("new-mail")]],
+    Discriminator(lambda v: "into-message" if isinstance(v, EmailIntoMessage) or (isinstance(v, dict) and "message" in v) else "new-mail"),
+]
+
+
 class GmailService(Service):
     name = "gmail"
     tables = ALL_TABLES
     fixture_model = GmailFixtures
     tools = gmail_tools.TOOLS
-    channels = ("email",)
+    channels = {"email": EmailPlacement}
 
     def _ctx(self, world: World, owner: str) -> ServiceContext:
         if owner not in world.directory.principals:
@@ -163,52 +211,33 @@ class GmailService(Service):
                     raise ValueError(f"settings[{i}].{key}: {exc.message}") from None
                 mb.put_setting(ctx, s.owner, key, given)
 
-    def place(self, world: World, attack: AttackSpec) -> None:
-        """Email channel: the payload is appended to an existing mail (`placement.message`),
-        or arrives as a new mail in `placement.mailbox` from `placement.from`. With
-        `placement.attachment` (a file name) the payload is a text attachment instead."""
-        p = dict(attack.placement)
-        attachment = p.pop("attachment", None)
-        if attachment is not None and (not isinstance(attachment, str) or not attachment.strip()):
-            raise ValueError("placement.attachment: a file name such as 'notes.txt' expected")
-        if "message" in p:
-            unknown = set(p) - {"message", "mode"}
-            if unknown:
-                raise ValueError(f"unknown placement field(s) {sorted(unknown)} with placement.message (allowed: message, mode, attachment)")
-            row = world.store.get(MESSAGES.name, {"id": p["message"]})
+    def place(self, world: World, attack: AttackSpec, placement: EmailIntoMessage | NewEmail) -> None:
+        """Email channel: the payload is appended to (or replaces) a fixture mail's body, or arrives as a
+        new mail; with `attachment` (a file name) it is a text attachment instead."""
+        p = placement
+        if isinstance(p, EmailIntoMessage):
+            row = world.store.get(MESSAGES.name, {"id": p.message})
             if row is None:
-                raise ValueError(f"placement.message: no message {p['message']!r} in the fixtures")
-            mode = p.get("mode", "append")
-            if mode not in ("append", "replace"):
-                raise ValueError(f"placement.mode: unknown mode {mode!r} (expected append or replace)")
-            if attachment is not None:
+                raise ValueError(f"placement.message: no message {p.message!r} in the fixtures")
+            if p.attachment is not None:
                 ctx = self._ctx(world, row["owner"])
-                atts = [mime.Attachment(attachment, "text/plain", attack.payload.encode())]
+                atts = [mime.Attachment(p.attachment, "text/plain", attack.payload.encode())]
                 mb.store_attachments(ctx, row["owner"], row["id"], atts, start=len(mb.attachments_of(ctx, row["id"])))
                 return
-            body = attack.payload if mode == "replace" else f"{row['body']}\n\n{attack.payload}"
+            body = attack.payload if p.mode == "replace" else f"{row['body']}\n\n{attack.payload}"
             world.store.update(MESSAGES.name, {"id": row["id"]}, {"body": body})
             return
-        allowed = {"mailbox", "from", "subject", "labels", "at", "id", "thread", "to", "body"}
-        unknown = set(p) - allowed
-        if unknown:
-            raise ValueError(f"unknown placement field(s) {sorted(unknown)} for channel email (allowed: {sorted(allowed | {'attachment'})})")
-        if "mailbox" not in p or "from" not in p:
-            raise ValueError("channel email needs placement.mailbox (a principal id) and placement.from")
-        if "body" in p and attachment is None:
-            raise ValueError("placement.body is the carrier mail's text and needs placement.attachment (the payload goes there)")
-        ctx = self._ctx(world, p["mailbox"])
-        at = parse_time(p["at"]) if p.get("at") else world.clock.now() - timedelta(minutes=30)
+        ctx = self._ctx(world, p.mailbox)
+        at = parse_time(p.at) if p.at else world.clock.now() - timedelta(minutes=30)
         mb.insert_message(
             ctx,
             ctx.principal.id,
             {
-                "id": p.get("id"), "thread_id": p.get("thread"), "label_ids": p.get("labels", ["INBOX", "UNREAD"]),
-                "sender": p["from"], "to_addrs": p.get("to", [ctx.principal.email]), "subject": p.get("subject", ""),
-                "body": p.get("body", "") if attachment is not None else attack.payload, "date_ms": int(at.timestamp() * 1000),
+                "id": p.id, "thread_id": p.thread, "label_ids": p.labels, "sender": p.from_,
+                "to_addrs": p.to if p.to is not None else [ctx.principal.email], "subject": p.subject,
+                "body": (p.body or "") if p.attachment is not None else attack.payload, "date_ms": int(at.timestamp() * 1000),
             },
-            [mime.Attachment(attachment, "text/plain", attack.payload.encode())] if attachment is not None else None,
+            [mime.Attachment(p.attachment, "text/plain", attack.payload.encode())] if p.attachment is not None else None,
         )  # fmt: skip
-
 
 register_service(GmailService())

@@ -15,6 +15,7 @@ from pydantic import Field, model_validator
 
 from clawarena.services.gmail.models import FilterAction, FilterCriteria
 from clawarena.spec.base import Strict
+from clawarena.spec.refs import PrincipalId
 from clawarena.world.store import Column, TableSpec
 
 MESSAGES = TableSpec(
@@ -170,7 +171,7 @@ class MessageFixture(Strict):
     """A mail in one principal's mailbox."""
 
     id: str | None = None
-    owner: str = Field(description="principal id of the mailbox")
+    owner: PrincipalId = Field(description="principal id of the mailbox")
     sender: str = Field(alias="from", description="'Name <address>' or an address")
     to: list[str] = []
     cc: list[str] = []
@@ -190,7 +191,7 @@ class DraftFixture(Strict):
 
     id: str | None = Field(default=None, description="the draft id (default: generated, 'r' + hex)")
     message_id: str | None = None
-    owner: str
+    owner: PrincipalId
     to: list[str] = []
     cc: list[str] = []
     bcc: list[str] = []
@@ -209,7 +210,7 @@ class LabelColorFixture(Strict):
 
 class LabelFixture(Strict):
     id: str
-    owner: str
+    owner: PrincipalId
     name: str
     message_list_visibility: Literal["show", "hide"] | None = None
     label_list_visibility: Literal["labelShow", "labelShowIfUnread", "labelHide"] | None = None
@@ -220,7 +221,7 @@ class FilterFixture(Strict):
     """A filter applied to mail arriving in `owner`'s mailbox (criteria and action as in the API)."""
 
     id: str | None = None
-    owner: str
+    owner: PrincipalId
     criteria: FilterCriteria  # the wire models: a fixture filter is written as the API takes it
     action: FilterAction
 
@@ -228,7 +229,7 @@ class FilterFixture(Strict):
 class SendAsFixture(Strict):
     """A send-as alias of `owner` (the primary address always exists)."""
 
-    owner: str
+    owner: PrincipalId
     email: str
     display_name: str | None = None
     reply_to: str | None = None
@@ -241,7 +242,7 @@ class SendAsFixture(Strict):
 class AddressFixture(Strict):
     """A forwarding address or a delegate of `owner`."""
 
-    owner: str
+    owner: PrincipalId
     email: str
     verification_status: Literal["accepted", "pending"] = "accepted"
 
@@ -249,7 +250,7 @@ class AddressFixture(Strict):
 class SettingsFixture(Strict):
     """Mailbox settings of `owner`, each shaped like its API resource (camelCase keys)."""
 
-    owner: str
+    owner: PrincipalId
     vacation: dict[str, Any] | None = None
     auto_forwarding: dict[str, Any] | None = None
     imap: dict[str, Any] | None = None
