@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from clawarena.registry import Registry
 from clawarena.scoring.matchers import CheckError, matches, row_matches
 from clawarena.spec import catalog
 from clawarena.spec import checks as C
@@ -77,25 +78,20 @@ class CheckResult:
 
 
 Evaluator = Callable[[Any, CheckContext], CheckResult]
-_EVALUATORS: dict[str, Evaluator] = {}
-_PYTHON_CHECKS: dict[str, Callable[[CheckContext, dict[str, Any]], CheckResult]] = {}
+_EVALUATORS: Registry[Evaluator] = Registry("check kind")
+_PYTHON_CHECKS: Registry[Callable[[CheckContext, dict[str, Any]], CheckResult]] = Registry("Python check")
 
 
 def evaluator(kind: str) -> Callable[[Evaluator], Evaluator]:
-    def wrap(fn: Evaluator) -> Evaluator:
-        _EVALUATORS[kind] = fn
-        return fn
-
-    return wrap
+    return _EVALUATORS.decorator(kind)
 
 
 def register_python_check(name: str) -> Callable[[Callable[[CheckContext, dict[str, Any]], CheckResult]], Callable]:
     """Register a Python check for what the declarative kinds cannot say."""
 
     def wrap(fn: Callable[[CheckContext, dict[str, Any]], CheckResult]) -> Callable:
-        catalog.register_python_check(name)  # refuses a duplicate name; task files naming it load
-        _PYTHON_CHECKS[name] = fn
-        return fn
+        catalog.register_python_check(name)  # task files naming it load
+        return _PYTHON_CHECKS.register(name, fn)
 
     return wrap
 
@@ -318,14 +314,13 @@ def _approval_before(spec: C.ApprovalBefore, ctx: CheckContext) -> CheckResult:
 
 @evaluator("python")
 def _python(spec: C.PythonCheck, ctx: CheckContext) -> CheckResult:
-    fn = _PYTHON_CHECKS.get(spec.name)
-    if fn is None:
-        raise CheckError(f"no Python check registered as {spec.name!r} (registered: {sorted(_PYTHON_CHECKS)})")
-    return fn(ctx, spec.params)
+    if spec.name not in _PYTHON_CHECKS:
+        raise CheckError(f"no Python check registered as {spec.name!r} (registered: {_PYTHON_CHECKS.names()})")
+    return _PYTHON_CHECKS.get(spec.name)(ctx, spec.params)
 
 
 def registered_kinds() -> list[str]:
-    return sorted(_EVALUATORS)
+    return _EVALUATORS.names()
 
 
 # A Python check shipped as an example of the extension point: every delivery stays in-org.

@@ -6,6 +6,7 @@ import fnmatch
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from clawarena.registry import Registry
 from clawarena.spec.models import PolicySpec, RequireApproval
 from clawarena.world.approvals import approving_grant
 from clawarena.world.ledger import Ledger
@@ -28,7 +29,8 @@ def _require_approval(rule: RequireApproval, principal: str, tool: str, ledger: 
 
 
 # One evaluator per rule kind; new rule kinds register here.
-RULE_EVALUATORS: dict[str, Callable[..., PolicyVerdict | None]] = {"require_approval": _require_approval}
+RULE_EVALUATORS: Registry[Callable[..., PolicyVerdict | None]] = Registry("policy rule kind")
+RULE_EVALUATORS.register("require_approval", _require_approval)
 
 
 def evaluate(policies: list[PolicySpec], principal: str, tool: str, ledger: Ledger) -> list[PolicyVerdict]:
