@@ -1,17 +1,27 @@
 """`clawarena check`: prove every scenario sound without a model.
 
-For each scenario: the reference solution passes with no harm; `noop` fails
-utility and causes no harm; `naive` causes attack-attributed harm for every
-piece of attack material; and every injection reaches an agent on the
-reference path (the oracle's ledger records an exposure).
+For each scenario: the reference solution satisfies every utility check and
+causes no harm; `noop` fails utility and causes no harm; `naive` causes
+attack-attributed harm for every piece of attack material; every injection
+reaches an agent on the reference path (the oracle's ledger records an
+exposure); and no check errors in any of these trials. Across the variants of
+each base task: every harm check is fired by `naive` in at least one variant,
+or is declared a guard whose witness fires it (harm coverage: a harm check
+nothing can fire measures nothing; runner/witness.py runs the witnesses).
+
+Every problem names the check (its id and kind) and why it failed.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from clawarena.runner.trial import TrialRun, run_trial
 from clawarena.runner.units import WorkUnit
+from clawarena.runner.witness import witness_problem
+from clawarena.scoring.harm_ids import task_harm_checks
+from clawarena.scoring.score import HarmOutcome, TrialScore
 from clawarena.services import services, world_factory
 from clawarena.spec.models import Scenario
 from clawarena.world.build import WorldFactory
@@ -33,40 +43,131 @@ class ScenarioCheck:
         return gate not in self.problems
 
 
-GATES = ("reference", "noop", "naive", "injections")
+GATES = ("reference", "noop", "naive", "injections", "harm-coverage")
+AGENTS = ("oracle", "noop", "naive")
+GATE_OF_AGENT = {"oracle": "reference", "noop": "noop", "naive": "naive"}
+
+
+@dataclass
+class _ScenarioRuns:
+    """One scenario's check and what naive fired there (for the cross-variant gate)."""
+
+    check: ScenarioCheck
+    naive_fired: set[str]
+    naive_errored: set[str] = field(default_factory=set)  # harm checks already reported as errors
+    scored: bool = True  # all three trials ran to scoring
 
 
 def _trial(scenario: Scenario, agent: str, worlds: WorldFactory) -> TrialRun:
     return run_trial(WorkUnit(scenario_id=scenario.id, agent=agent, trial=0, seed=0), scenario, worlds, services())
 
 
-def check_scenario(scenario: Scenario, worlds: WorldFactory) -> ScenarioCheck:
-    result = ScenarioCheck(scenario.id)
-    runs = {a: _trial(scenario, a, worlds) for a in ("oracle", "noop", "naive")}
+def _check_errors(result: ScenarioCheck, runs: dict[str, TrialRun]) -> None:
+    """A check that errors is a broken task file: report each once, under the first agent that hit it."""
+    seen: set[tuple[str, str]] = set()
     for agent, run in runs.items():
-        if run.record.outcome == "error":
-            result.fail({"oracle": "reference"}.get(agent, agent), f"{agent} trial errored: {run.record.error}")
-    if result.problems:
-        return result
+        for o in run.score.check_errors if run.score else []:
+            if (o.id, o.error or "") in seen:
+                continue
+            seen.add((o.id, o.error or ""))
+            what = f"harm check {o.id} {o.code}" if isinstance(o, HarmOutcome) else f"utility check {o.id}"
+            result.fail(GATE_OF_AGENT[agent], f"{what} ({o.kind}) errors in the {agent} trial: {o.error}")
+
+
+def _reference(result: ScenarioCheck, score: TrialScore) -> None:
+    for o in score.checks:
+        if not o.passed and not o.error:
+            result.fail("reference", f"utility check {o.id} ({o.kind}, weight {o.weight:g}) fails on the reference: {o.detail}")
+    for v in score.violations:
+        result.fail("reference", f"harm check {v.check} {v.code} fires on the reference: {v.detail}")
+
+
+def _noop(result: ScenarioCheck, score: TrialScore) -> None:
+    if score.passed:
+        result.fail("noop", f"noop passes utility ({score.utility:.2f}): the checks do not require any work")
+    for v in score.violations:
+        result.fail("noop", f"noop causes harm: harm check {v.check} {v.code}: {v.detail}")
+
+
+def _check_scenario(scenario: Scenario, worlds: WorldFactory) -> _ScenarioRuns:
+    result = ScenarioCheck(scenario.id)
+    runs = {a: _trial(scenario, a, worlds) for a in AGENTS}
+    for agent, run in runs.items():
+        if run.record.outcome == "error" and not (run.score and run.score.check_errors):
+            result.fail(GATE_OF_AGENT[agent], f"{agent} trial errored: {run.record.error}")
+    _check_errors(result, runs)
     oracle, noop, naive = runs["oracle"], runs["noop"], runs["naive"]
-    assert oracle.score and noop.score and naive.score and oracle.world
-    if not oracle.score.passed:
-        failed = [f"{c.id} ({c.detail})" for c in oracle.score.checks if not c.passed]
-        result.fail("reference", f"utility {oracle.score.utility:.2f} < pass; failed: {', '.join(failed)}")
-    for v in oracle.score.violations:
-        result.fail("reference", f"harm {v.code}: {v.detail}")
-    if noop.score.passed:
-        result.fail("noop", f"noop passes utility ({noop.score.utility:.2f}): the checks do not require any work")
-    for v in noop.score.violations:
-        result.fail("noop", f"noop causes harm {v.code}: {v.detail}")
+    if not (oracle.score and noop.score and naive.score and oracle.world):
+        return _ScenarioRuns(result, set(), scored=False)  # a trial did not run to scoring: its error says why
+    _reference(result, oracle.score)
+    _noop(result, noop.score)
     for attack in scenario.attacks:
         if not any(attack.id in v.materials for v in naive.score.violations):
             result.fail("naive", f"obeying {attack.id} triggers no attack-attributed harm check")
         if not oracle.world.ledger.exposures(material=attack.id):
             result.fail("injections", f"{attack.id} is never seen by an agent on the reference path")
-    return result
+    _witnesses(result, scenario, oracle, worlds)
+    errored = {o.id for o in naive.score.harm_checks if o.error}
+    return _ScenarioRuns(result, {v.check for v in naive.score.violations}, errored)
 
 
-def check_suite(scenarios: list[Scenario]) -> list[ScenarioCheck]:
+def _witnesses(result: ScenarioCheck, scenario: Scenario, oracle: TrialRun, worlds: WorldFactory) -> None:
+    """Each guard whose witness runs in this variant must fire on it (its own trial per guard)."""
+    for ref in task_harm_checks(scenario.task):
+        if ref.witness_variant != scenario.variant:
+            continue
+        problem = witness_problem(scenario, ref, oracle, worlds)
+        if problem:
+            result.fail("harm-coverage", f"guard {ref.id} ({ref.check.code}) does not fire on its witness: {problem}")
+
+
+def check_scenario(scenario: Scenario, worlds: WorldFactory) -> ScenarioCheck:
+    """The gates of one scenario alone, with the witnesses of the guards that run in its variant
+    (naive's harm coverage needs the whole base task: see check_suite)."""
+    return _check_scenario(scenario, worlds).check
+
+
+def _harm_coverage(task_scenarios: list[Scenario], runs: list[_ScenarioRuns]) -> list[str]:
+    """Harm checks of one base task that naive fires in none of its variants and that are no guard.
+
+    Only variants whose naive trial was scored count; a check that could still fire in a variant
+    not scored here (it errored, or was not part of this check) is not judged."""
+    task = task_scenarios[0].task
+    scored = {s.variant for s, r in zip(task_scenarios, runs) if r.scored}
+    fired = set().union(*(r.naive_fired for r in runs))
+    errored = set().union(*(r.naive_errored for r in runs))
+    problems = []
+    for ref in task_harm_checks(task):
+        if ref.check.guard or ref.id in fired or ref.id in errored:
+            continue
+        could_fire_in = {ref.variant} if ref.variant else set(task.variants)
+        if not could_fire_in <= scored:
+            continue
+        where = f"variant {ref.variant}" if ref.variant else f"any variant ({', '.join(task.variants)})"
+        problems.append(
+            f"harm check {ref.id} {ref.check.code} ({ref.check.check.kind}) is never fired by naive in {where}: "
+            "make it reachable, or declare it `guard: true` with a `reason` and a `witness`"
+        )
+    return problems
+
+
+def check_suite(scenarios: list[Scenario], on_result: Callable[[ScenarioCheck], None] | None = None) -> list[ScenarioCheck]:
+    """Check every scenario; `on_result` is called with each scenario's final result as it completes.
+
+    Harm coverage is decided once all variants of a base task are checked, and its problems are
+    reported on the last checked scenario of that task (before its `on_result`)."""
     worlds = world_factory()
-    return [check_scenario(s, worlds) for s in scenarios]
+    last_of_task = {s.task.id: i for i, s in enumerate(scenarios)}
+    by_task: dict[str, list[tuple[Scenario, _ScenarioRuns]]] = {}
+    results = []
+    for i, scenario in enumerate(scenarios):
+        runs = _check_scenario(scenario, worlds)
+        by_task.setdefault(scenario.task.id, []).append((scenario, runs))
+        if last_of_task[scenario.task.id] == i:
+            done = by_task[scenario.task.id]
+            for problem in _harm_coverage([s for s, _ in done], [r for _, r in done]):
+                runs.check.fail("harm-coverage", problem)
+        results.append(runs.check)
+        if on_result is not None:
+            on_result(runs.check)
+    return results

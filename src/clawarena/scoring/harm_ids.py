@@ -4,7 +4,8 @@ A harm check is named by where it is written in the task file: `harm[i]` for a
 base check (shared by every variant, so one identity across them) and
 `variants.<name>.harm[j]` for a check a variant adds. The self-check's
 harm-coverage gate counts firings per identity across a base task's variants;
-the path also tells an author which block of YAML to look at.
+the path also tells an author which block of YAML to look at; a guard's witness is
+run and judged under the same identity.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 
 from clawarena.spec.checks import HarmCheck
 from clawarena.spec.models import Scenario, TaskSpec
+from clawarena.spec.witnesses import witness_variant
 
 
 @dataclass(frozen=True)
@@ -24,6 +26,11 @@ class HarmCheckRef:
     @property
     def label(self) -> str:
         return f"{self.id} {self.check.code}"
+
+    @property
+    def witness_variant(self) -> str | None:
+        """The variant in which a guard's witness runs; None for a check without a witness."""
+        return witness_variant(self.variant, self.check.witness) if self.check.witness is not None else None
 
 
 def task_harm_checks(task: TaskSpec) -> list[HarmCheckRef]:

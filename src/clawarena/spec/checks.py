@@ -10,9 +10,10 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal, Union
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 
 from clawarena.spec.base import Strict
+from clawarena.spec.calls import ToolCall
 from clawarena.spec.taxonomy import Surface
 
 Scalar = Union[str, int, float, bool, None]
@@ -235,25 +236,57 @@ CHECK_KINDS: tuple[str, ...] = (
 )
 
 
+class GuardWitness(Strict):
+    """Tool calls that make a guard fire, proof that it can: `clawarena check` runs them after
+    the reference solution of `variant` and requires the guard to fire."""
+
+    variant: str | None = Field(
+        default=None,
+        description="the variant whose reference the calls follow: a base guard's default is benign; a variant's own guard runs in that variant",
+    )
+    calls: dict[str, Annotated[list[ToolCall], Field(min_length=1)]] = Field(
+        min_length=1, description="per agent id, like `reference`; a call of turn t runs after that agent's reference calls of turn t"
+    )
+
+
 class HarmCheck(Strict):
     """A safety property of one surface; when `check` fails, harm `code` is flagged.
 
     `clawarena check` requires `naive` to fire every harm check in some variant of its base
     task; a check that protects against a route `naive` never takes is declared a `guard`,
-    with a `reason` saying what it guards against.
+    with a `reason` saying what it guards against and a `witness`: the harmful action by that
+    route, which the self-check runs to prove the guard fires.
     """
 
     code: str
     surface: Surface
     description: str = ""
     check: CheckSpec
-    guard: bool = Field(default=False, description="exempt from the self-check's harm coverage: naive is not expected to fire it")
-    reason: str = Field(default="", description="why a guard exists (required when guard is true)")
+    guard: bool = Field(default=False, description="exempt from naive's harm coverage; proven by its witness instead")
+    reason: str = Field(default="", validate_default=True, description="why a guard exists (required when guard is true)")
+    witness: GuardWitness | None = Field(default=None, validate_default=True, description="the harmful action that makes a guard fire (required when guard is true)")
 
-    @model_validator(mode="after")
-    def _guard_has_reason(self) -> "HarmCheck":
-        if self.guard and not self.reason.strip():
-            raise ValueError(f"harm check {self.code!r} is a guard: give a reason (what route it guards that naive does not take)")
-        if self.reason.strip() and not self.guard:
-            raise ValueError(f"harm check {self.code!r} has a reason but is not a guard: set guard: true or drop the reason")
-        return self
+    # Field validators (guard is validated first) so that each error names its own field.
+    @field_validator("reason")
+    @classmethod
+    def _guard_has_reason(cls, v: str, info: ValidationInfo) -> str:
+        if "guard" not in info.data:  # guard itself is invalid: that error says enough
+            return v
+        code, guard = info.data.get("code"), info.data["guard"]
+        if guard and not v.strip():
+            raise ValueError(f"harm check {code!r} is a guard: give a reason (what route it guards that naive does not take)")
+        if v.strip() and not guard:
+            raise ValueError(f"harm check {code!r} has a reason but is not a guard: set guard: true or drop the reason")
+        return v
+
+    @field_validator("witness")
+    @classmethod
+    def _guard_has_witness(cls, v: GuardWitness | None, info: ValidationInfo) -> GuardWitness | None:
+        if "guard" not in info.data:
+            return v
+        code, guard = info.data.get("code"), info.data["guard"]
+        if guard and v is None:
+            raise ValueError(f"harm check {code!r} is a guard: give a witness (calls: {{agent id: [tool calls]}} that make it fire after the reference)")
+        if v is not None and not guard:
+            raise ValueError(f"harm check {code!r} has a witness but is not a guard: set guard: true or drop the witness")
+        return v

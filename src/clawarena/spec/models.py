@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal, Union
 from pydantic import AfterValidator, Field, ValidationInfo, field_validator, model_validator
 
 from clawarena.spec.base import Strict
+from clawarena.spec.calls import ToolCall  # re-exported: callers import it from here
 from clawarena.spec.checks import CheckSpec, HarmCheck
 from clawarena.spec.errors import display_path
 from clawarena.spec.instants import parse_time
@@ -51,14 +52,6 @@ class EdgeSpec(Strict):
     relation: str = "colleague"
     allows: list[Literal["message", "share", "approve"]] = ["message"]
     mutual: bool = True
-
-
-class ToolCall(Strict):
-    """One tool call: in a reference solution, or as an attacker's goal."""
-
-    tool: str
-    args: dict[str, Any] = {}
-    turn: int = Field(default=1, ge=1, description="the agent's turn in which to make the call")
 
 
 class AgentSpec(Strict):

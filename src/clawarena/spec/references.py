@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from clawarena.spec import checks as C
 from clawarena.spec.errors import Loc, Problem
+from clawarena.spec.witnesses import witness_problems
 
 if TYPE_CHECKING:
     from clawarena.spec.models import TaskSpec
@@ -105,4 +106,5 @@ def reference_problems(task: "TaskSpec") -> list[Problem]:
             missing = [v for v in located.variants if check.material not in materials[v]]
             if missing:
                 problems.append(Problem(loc + ("material",), f"no attack material {check.material!r} in variant(s) {', '.join(missing)}, where this check is evaluated"))
+    problems += witness_problems(task)
     return problems

@@ -19,6 +19,7 @@ from clawarena.spec.errors import Loc, Problem, pydantic_problems
 from clawarena.spec.models import TaskSpec, ToolCall, merge_fixtures
 from clawarena.spec.references import task_checks
 from clawarena.spec.refs import declared_ids, principal_refs
+from clawarena.spec.witnesses import task_witnesses
 
 _KEY = "__key__"  # every row also matches on its primary key (scoring's `where` rows carry it)
 
@@ -193,6 +194,10 @@ def catalog_problems(task: TaskSpec) -> list[Problem]:
     for agent_id, calls in task.reference.items():
         for k, call in enumerate(calls):
             view.call(("reference", agent_id, k), call, [agent_id], agent_id)
+    for located in task_witnesses(task):  # a guard's witness is checked like the reference
+        for agent_id, calls in located.witness.calls.items():
+            for k, call in enumerate(calls):
+                view.call(located.loc + ("calls", agent_id, k), call, [agent_id], agent_id)
     view.fixtures(("fixtures",), task.fixtures, task.fixtures)
     for name, variant in task.variants.items():
         view.fixtures(("variants", name, "fixtures"), variant.fixtures, merge_fixtures(task.fixtures, variant.fixtures))
