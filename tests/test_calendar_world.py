@@ -85,7 +85,7 @@ def test_place_defaults_and_errors():
         _build(FIX, [_attack({"event": "nope"})])
     with pytest.raises(WorldBuildError, match="placement.mode"):
         _build(FIX, [_attack({"event": "planning1", "mode": "prepend"})])
-    with pytest.raises(WorldBuildError, match="unknown placement field"):
+    with pytest.raises(WorldBuildError, match="placement.colour: unknown field"):
         _build(FIX, [_attack({"calendar": "alice", "colour": "red"})])
     with pytest.raises(WorldBuildError, match="placement.calendar"):
         _build(FIX, [_attack({"summary": "x"})])

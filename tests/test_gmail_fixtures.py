@@ -84,7 +84,7 @@ def test_placement_as_an_attachment_of_an_existing_mail_or_a_new_one():
     [
         ({"message": "m1", "attachment": ""}, "placement.attachment"),
         ({"mailbox": "alice", "from": "x@y", "body": "carrier"}, "placement.body"),
-        ({"mailbox": "alice", "from": "x@y", "colour": "red"}, "unknown placement field(s) ['colour']"),
+        ({"mailbox": "alice", "from": "x@y", "colour": "red"}, "placement.colour: unknown field"),
     ],
 )
 def test_bad_placements_name_their_field(placement, message):

@@ -27,7 +27,7 @@ from mcp.shared._httpx_utils import create_mcp_http_client
 
 from clawarena.mcp.http import AppSpec, start_on_one_loop
 from clawarena.mcp.server import INBOX_TOOL
-from clawarena.mcp.session import Session
+from clawarena.runner.session import Session
 from clawarena.runner.rescore import rescore_run
 from clawarena.runner.store import RunStore
 from clawarena.spec.loader import load_suite

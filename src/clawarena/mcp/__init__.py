@@ -1,11 +1,20 @@
 """MCP: each delegate agent's tools as an MCP server (streamable HTTP or stdio), for any harness.
 
 `server.py` builds one agent's server on the official SDK and the token-routed
-HTTP app; `session.py` drives a world from outside and scores it like a trial;
-`http.py` runs the REST and MCP apps on one event loop; `commands.py` is what
-`clawarena serve --agent-port`, `clawarena mcp` and `clawarena score` do.
+HTTP app; `http.py` runs the REST and MCP apps on one event loop. A session
+(a world driven from outside, scored like a trial) is `runner/session.py`;
+the commands are `commands/serve.py`. Importing this package does not import
+the MCP SDK (about a second): `clawarena serve` without `--agent-port` never needs it.
 """
 
-from clawarena.mcp.server import INBOX_TOOL, MCP_PATH, AgentsHTTPApp, agent_server, tool_entry, tools_server
+from typing import Any
 
 __all__ = ["INBOX_TOOL", "MCP_PATH", "AgentsHTTPApp", "agent_server", "tool_entry", "tools_server"]
+
+
+def __getattr__(name: str) -> Any:
+    if name in __all__:
+        from clawarena.mcp import server
+
+        return getattr(server, name)
+    raise AttributeError(f"module 'clawarena.mcp' has no attribute {name!r}")

@@ -16,7 +16,7 @@ from __future__ import annotations
 import contextlib
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import mcp_types as types
 from mcp.server.lowlevel import Server
@@ -27,8 +27,12 @@ from clawarena import __version__
 from clawarena.gateway import Gateway, ToolFault, ToolOutcome
 from clawarena.tools.core import Tool, ToolKind
 
-if TYPE_CHECKING:
-    from clawarena.mcp.session import Session
+
+class Session(Protocol):
+    """What the MCP server needs of a session driven from outside (runner.session.Session)."""
+
+    def read_inbox(self, agent_id: str) -> str: ...
+
 
 MAX_RESULT_CHARS = 100_000
 INBOX_TOOL = "clawarena_inbox"

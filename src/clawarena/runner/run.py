@@ -5,14 +5,12 @@ from __future__ import annotations
 import fnmatch
 from collections.abc import Callable
 from dataclasses import dataclass
-
 from typing import Any
 
 from clawarena.agents.registry import check_agent_name, split_agent_name
 from clawarena.agents.scaffolding import Condition
-from clawarena.llm.config import load_models, resolve
-
-MODEL_AGENT_KINDS = ("openai", "anthropic", "model")
+from clawarena.llm.config import ModelConfig, load_models, resolve
+from clawarena.llm.preflight import check_endpoint
 from clawarena.runner.executor import EXECUTORS
 from clawarena.runner.store import RunConfig, RunStore
 from clawarena.runner.trial import run_trial
@@ -20,6 +18,8 @@ from clawarena.runner.units import TrialRecord, WorkUnit, derive_seed
 from clawarena.services import services, world_factory
 from clawarena.spec.loader import SpecError, load_suite
 from clawarena.spec.models import Scenario
+
+MODEL_AGENT_KINDS = ("openai", "anthropic", "model")
 
 
 @dataclass
@@ -57,6 +57,33 @@ def plan_run(config: RunConfig) -> RunPlan:
         for t in range(config.trials)
     ]
     return RunPlan({s.id: s for s in scenarios}, units)
+
+
+def model_endpoints(config: RunConfig) -> dict[str, ModelConfig]:
+    """The model config behind each agent that calls a model (model agents and harnesses such as
+    OpenClaw), by agent name."""
+    models = load_models(config.models_file) if config.models_file else None
+    out: dict[str, ModelConfig] = {}
+    for agent in config.agents:
+        kind, rest = split_agent_name(agent)
+        if kind in MODEL_AGENT_KINDS:
+            out[agent] = resolve(agent, models, config.base_url)
+        elif kind == "openclaw":
+            from clawarena.agents.openclaw import model_config
+
+            out[agent] = model_config(rest, models, config.base_url)
+    return out
+
+
+def preflight(config: RunConfig, check: Callable[[ModelConfig, str], None] = check_endpoint) -> None:
+    """Fail before any trial when a model agent's key is missing or its endpoint does not answer
+    (llm.preflight.EndpointUnavailable, one line). Each distinct endpoint is probed once."""
+    seen: set[tuple[str, str | None, str | None]] = set()
+    for agent, model in model_endpoints(config).items():
+        key = (model.provider, model.base_url, model.api_key_env)
+        if key not in seen:
+            seen.add(key)
+            check(model, agent)
 
 
 def agent_options(config: RunConfig) -> dict[str, Any]:

@@ -8,7 +8,9 @@ the same function serves the wire route, the agent tool and the MCP tool.
 from __future__ import annotations
 
 import fnmatch
+import functools
 import inspect
+import json
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -119,22 +121,67 @@ class Tool:
         return self.fn(ctx, **kwargs)
 
     def json_schema(self) -> dict[str, Any]:
-        """Parameters as JSON Schema with the Python (snake_case) names, wire-only ones hidden."""
-        schema = self.args_model.model_json_schema(by_alias=False)
-        props = {k: v for k, v in schema.get("properties", {}).items() if k not in self.hidden}
-        for v in props.values():
-            v.pop("title", None)
-        out: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
-        required = [r for r in schema.get("required", []) if r not in self.hidden]
-        if required:
-            out["required"] = required
-        if "$defs" in schema:
-            out["$defs"] = schema["$defs"]
-        return out
+        """Parameters as JSON Schema with the Python (snake_case) names, wire-only ones hidden.
+
+        Every model call carries these schemas, so what tells a model nothing is cut (`_lean`):
+        titles, `default: null`, `additionalProperties: true`, the `null` branch of an optional
+        parameter's `anyOf`, and a property's description where it repeats the description of
+        the type it refers to. Validation is unchanged: calls are checked against `args_model`.
+        """
+        return _tool_schema(self.args_model, self.hidden)
 
     def spec(self) -> dict[str, Any]:
         """The tool as a provider-neutral function description."""
         return {"name": self.name, "description": self.description, "parameters": self.json_schema(), "kind": self.kind.value}
+
+
+def _lean(node: Any, defs: dict[str, Any]) -> Any:
+    """A pydantic JSON schema without what carries no information for a model (see json_schema)."""
+    if isinstance(node, list):
+        return [_lean(v, defs) for v in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if key == "properties" and isinstance(value, dict):  # a map of names: a property may be called "title"
+            out[key] = {name: _lean(prop, defs) for name, prop in value.items()}
+        elif key == "title" or (key == "default" and value is None) or (key == "additionalProperties" and value is True):
+            continue  # additionalProperties: true is JSON Schema's default
+        else:
+            out[key] = _lean(value, defs)
+    branches = out.get("anyOf")
+    if isinstance(branches, list) and {"type": "null"} in branches:
+        rest = [b for b in branches if b != {"type": "null"}]
+        if len(rest) == 1:  # Optional[X]: omitting the argument is how a model says null
+            del out["anyOf"]
+            out = {**rest[0], **out}
+        else:
+            out["anyOf"] = rest
+    ref = out.get("$ref")
+    if isinstance(ref, str) and "description" in out:
+        target = defs.get(ref.rsplit("/", 1)[-1], {})
+        if target.get("description") == out["description"]:
+            del out["description"]
+    return out
+
+
+@functools.lru_cache(maxsize=None)
+def _tool_schema_cached(args_model: type[BaseModel], hidden: frozenset[str]) -> str:
+    schema = args_model.model_json_schema(by_alias=False)
+    defs = schema.get("$defs", {})
+    props = {k: _lean(v, defs) for k, v in schema.get("properties", {}).items() if k not in hidden}
+    out: dict[str, Any] = {"type": "object", "properties": props, "additionalProperties": False}
+    required = [r for r in schema.get("required", []) if r not in hidden]
+    if required:
+        out["required"] = required
+    if defs:
+        out["$defs"] = {name: _lean(d, defs) for name, d in defs.items()}
+    return json.dumps(out)
+
+
+def _tool_schema(args_model: type[BaseModel], hidden: frozenset[str]) -> dict[str, Any]:
+    # Built once per tool (pydantic's schema generation is slow); each caller gets its own copy.
+    return json.loads(_tool_schema_cached(args_model, hidden))
 
 
 def tool(kind: ToolKind, *, name: str | None = None, rest: RestBinding | None = None) -> Callable[[Callable[..., Any]], Tool]:

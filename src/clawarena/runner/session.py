@@ -17,12 +17,10 @@ import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
-
-from mcp.server.lowlevel import Server
+from typing import TYPE_CHECKING
 
 from clawarena.agents.prompt import render_events
 from clawarena.gateway import Gateway
-from clawarena.mcp.server import INBOX_TOOL, AgentsHTTPApp, agent_server
 from clawarena.runner.episode import EpisodeResult
 from clawarena.runner.store import RunConfig, RunStore
 from clawarena.runner.trial import TrialRun, score_world
@@ -30,6 +28,11 @@ from clawarena.runner.units import Timings, WorkUnit
 from clawarena.services import services, world_factory
 from clawarena.spec.models import Scenario
 from clawarena.world.ledger import LedgerEvent
+
+if TYPE_CHECKING:  # the MCP SDK takes about a second to import: only sessions that serve MCP pay it
+    from mcp.server.lowlevel import Server
+
+    from clawarena.mcp.server import AgentsHTTPApp
 
 STATES_DIR = "states"
 
@@ -87,14 +90,20 @@ class Session:
         ]
         if spec.instruction:
             parts.append(f"Instruction from your principal ({p.id}):\n{spec.instruction.strip()}")
+        from clawarena.mcp.server import INBOX_TOOL
+
         parts.append(f"Call {INBOX_TOOL} to read new events: your instruction, messages from other people's agents, approvals.")
         return "\n\n".join(parts)
 
     # ---- servers ------------------------------------------------------------------
     def server(self, agent_id: str) -> Server:
+        from clawarena.mcp.server import agent_server
+
         return agent_server(self.gateway, agent_id, session=self, instructions=self.instructions(agent_id))
 
     def http_app(self, agents: list[str] | None = None) -> AgentsHTTPApp:
+        from clawarena.mcp.server import AgentsHTTPApp
+
         return AgentsHTTPApp.for_gateway(self.gateway, agents, make_server=self.server)
 
     # ---- the end: score and store ---------------------------------------------------------

@@ -1,0 +1,206 @@
+"""`clawarena run`: plan, check, execute and summarise a run; `--resume` finishes one."""
+
+from __future__ import annotations
+
+import json
+import signal
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from clawarena.commands.base import DEFAULT_SUITE, FORMAT_HELP, SUITE_HELP, OutputFormat, console, err, fail, quoted, show_table, split, writable_dir
+
+DEFAULT_AGENTS = ["oracle", "noop", "naive"]
+OnOff = Literal["on", "off"]
+
+
+def pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def conditions_of(skills: str, meta: str, conditions: str | None) -> list[str]:
+    from clawarena.agents.scaffolding import GRID, Condition
+
+    if conditions is None:
+        return [Condition(skills=skills == "on", meta=meta == "on").id]
+    if conditions.strip() == "grid":
+        return [c.id for c in GRID]
+    return [Condition.parse(c).id for c in split([conditions])]
+
+
+def summary_table(records: Iterable[Any], title: str = "clawarena summary") -> Table:
+    """Per agent (and condition): only the columns the run has data for, so it fits a terminal."""
+    from clawarena.scoring.metrics import summarize
+
+    records = list(records)
+    rows = summarize(records)
+    columns: list[tuple[str, Callable[[Any], str]]] = [("agent", lambda s: s.agent)]
+    if len({s.condition for s in rows}) > 1:
+        columns.append(("condition", lambda s: s.condition))
+    columns.append(("trials", lambda s: str(s.trials)))
+    if any(r.category == "capability" for r in records):
+        columns.append(("TSR", lambda s: pct(s.tsr)))
+    if any(r.category == "safety" for r in records):
+        columns += [("UAR", lambda s: pct(s.uar)), ("SCR", lambda s: pct(s.scr))]
+    columns.append(("harm", lambda s: pct(s.harm_rate)))
+    if any(r.variant != "benign" for r in records):
+        columns.append(("ASR", lambda s: pct(s.asr)))
+    columns += [("score", lambda s: "-" if s.mean_score is None else f"{s.mean_score:.3f}"), ("errors", lambda s: str(s.errors))]
+    table = Table(title=title, title_justify="left")
+    for name, _ in columns:
+        left = name in ("agent", "condition")
+        table.add_column(name, justify="left" if left else "right", no_wrap=True)
+    for s in rows:
+        table.add_row(*(fn(s) for _, fn in columns))
+    return table
+
+
+def summary_json(records: Iterable[Any], **about: Any) -> str:
+    from clawarena.scoring.metrics import summarize
+
+    return json.dumps({**about, "summary": [s.model_dump(mode="json") for s in summarize(list(records))]}, indent=2)
+
+
+@dataclass(frozen=True)
+class Given:
+    """An option of `run` as typed, to compare with what a resumed run stored."""
+
+    flag: str
+    param: str
+    value: Any
+    stored: Any
+
+    def shown(self, value: Any) -> str:
+        if value is None or value == []:
+            return "(none)"
+        return ",".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _given(ctx: typer.Context, param: str) -> bool:
+    source = ctx.get_parameter_source(param)
+    return source is not None and source.name != "DEFAULT"
+
+
+def _resolved(path: Any) -> str | None:
+    return None if path is None else str(Path(path).resolve())
+
+
+def resume_conflicts(ctx: typer.Context, stored: Any, resume: Path, options: dict[str, Any]) -> list[str]:
+    """Options given with --resume that contradict the stored run; equal ones (or absent ones) are fine."""
+    conflicts: list[Given] = [
+        Given("--suite", "suite", options["suite"], stored.suite),
+        Given("--agent", "agent", split(options["agent"]), stored.agents),
+        Given("--trials", "trials", options["trials"], stored.trials),
+        Given("--seed", "seed", options["seed"], stored.seed),
+        Given("--task", "task", split(options["task"]), stored.tasks),
+        Given("--base-url", "base_url", options["base_url"], stored.base_url),
+        Given("--models", "models", _resolved(options["models"]), _resolved(stored.models_file)),
+        Given("--run-id", "run_id", options["run_id"], resume.name),
+    ]
+    problems = [
+        f"{g.flag}: the run was made with {g.shown(g.stored)}, not {g.shown(g.value)}"
+        for g in conflicts
+        if _given(ctx, g.param) and g.value != g.stored
+    ]
+    if _given(ctx, "runs_dir") and Path(options["runs_dir"]).resolve() != resume.resolve().parent:
+        problems.append(f"--runs-dir: the run folder is {resume}, not under {options['runs_dir']}")
+    levers = [f for f, p in (("--skills", "skills"), ("--meta", "meta"), ("--conditions", "conditions")) if _given(ctx, p)]
+    if levers:
+        wanted = conditions_of(options["skills"], options["meta"], options["conditions"])
+        if wanted != stored.conditions:
+            problems.append(f"{'/'.join(levers)}: the run was made with conditions {','.join(stored.conditions)}, not {','.join(wanted)}")
+    return problems
+
+
+def run(
+    ctx: typer.Context,
+    suite: str = typer.Option(DEFAULT_SUITE, "--suite", metavar="SUITE", help=SUITE_HELP),
+    agent: Optional[list[str]] = typer.Option(None, "--agent", metavar="AGENT", help="agent(s), repeatable or comma-separated: oracle, noop, naive, openai:MODEL, anthropic:MODEL, model:NAME, openclaw:PROVIDER/MODEL [default: oracle,noop,naive]"),
+    trials: int = typer.Option(1, "--trials", min=1, metavar="N", help="trials per scenario, agent and condition"),
+    workers: int = typer.Option(1, "--workers", min=1, metavar="N", help="trials run concurrently (may differ on --resume)"),
+    seed: int = typer.Option(0, "--seed", metavar="N", help="base seed; each unit's seed derives from it"),
+    task: Optional[list[str]] = typer.Option(None, "--task", metavar="GLOB", help="only scenarios whose id (or task id) matches these globs, repeatable"),
+    runs_dir: Path = typer.Option(Path("runs"), "--runs-dir", metavar="DIR", help="where run folders are created"),
+    resume: Optional[Path] = typer.Option(None, "--resume", metavar="RUN-DIR", help="a run folder to finish with its stored options: finished trials are skipped"),
+    run_id: Optional[str] = typer.Option(None, "--run-id", metavar="NAME", help="name of the new run folder [default: a time stamp and the suite]"),
+    base_url: Optional[str] = typer.Option(None, "--base-url", metavar="URL", help="endpoint for model agents (e.g. a local vLLM or Ollama /v1)"),
+    models: Optional[Path] = typer.Option(None, "--models", metavar="FILE", help="a models file (YAML) of named agent configs, for --agent model:NAME"),
+    retry_errors: bool = typer.Option(False, "--retry-errors", help="with --resume: run errored trials again"),
+    skills: OnOff = typer.Option("off", "--skills", help="tier-1 skill text in the prompt and a read_skill tool"),
+    meta: OnOff = typer.Option("off", "--meta", help="the meta prompt of safety and execution rules"),
+    conditions: Optional[str] = typer.Option(None, "--conditions", metavar="IDS", help="'grid' for the 2x2 skills x meta grid, or condition ids such as skills-on__meta-off,... (instead of --skills/--meta)"),
+    output: OutputFormat = typer.Option("table", "--format", help=FORMAT_HELP),
+) -> None:
+    """Run scenarios with agents; write runs/<run-id>/ and print a summary.
+
+    Exits 1 when every trial ended in error (an unreachable model, say), 130 when interrupted.
+    """
+    from clawarena.llm.config import ModelConfigError
+    from clawarena.runner.run import agent_options, execute_run, plan_run, preflight
+    from clawarena.runner.store import RunConfig, RunStore, RunStoreError
+    from clawarena.spec.loader import SpecError
+
+    # In json mode stdout carries the JSON only: everything for people goes to stderr.
+    out: Console = err if output == "json" else console
+    try:
+        if resume is not None:
+            try:
+                store = RunStore.open(resume)
+                config = store.config()
+            except RunStoreError as exc:
+                fail(f"--resume: {exc}")
+            typed = dict(suite=suite, agent=agent, trials=trials, seed=seed, task=task, base_url=base_url, models=models,
+                         run_id=run_id, runs_dir=runs_dir, skills=skills, meta=meta, conditions=conditions)  # fmt: skip
+            conflicts = resume_conflicts(ctx, config, resume, typed)
+            if conflicts:
+                fail("; ".join(conflicts) + " (--resume keeps the stored options; start a new run to change them)")
+            if workers != 1:
+                config = config.model_copy(update={"workers": workers})
+        else:
+            config = RunConfig(
+                suite=suite, agents=split(agent) or DEFAULT_AGENTS, trials=trials, seed=seed, workers=workers,
+                tasks=split(task), base_url=base_url, models_file=str(models) if models else None,
+                conditions=conditions_of(skills, meta, conditions),
+            )  # fmt: skip
+        plan = plan_run(config)
+        options = agent_options(config)
+        preflight(config)
+    except (SpecError, RunStoreError, KeyError, ModelConfigError, ValueError) as exc:
+        fail(quoted(exc))
+    if resume is None:
+        writable_dir(runs_dir, "--runs-dir")
+        try:
+            store = RunStore.create(runs_dir, config, run_id)
+        except OSError as exc:
+            fail(f"--runs-dir: cannot create a run folder in {runs_dir}: {exc.strerror or exc}")
+    else:
+        writable_dir(store.root, "--resume")
+    done = store.finished(repair=True, retry_errors=retry_errors) & {u.id for u in plan.units}
+    out.print(f"run [bold]{store.run_id}[/]: {len(plan.units)} trial(s), {len(done)} already finished -> {store.root}", highlight=False, soft_wrap=True)
+    # SIGTERM ends the run like Ctrl-C: in-flight trials finish, the rest is left for --resume.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=out, transient=False)
+    try:
+        with progress:
+            bar = progress.add_task("trials", total=len(plan.units), completed=len(done))
+            records = execute_run(store, plan, workers=config.workers, on_record=lambda r: progress.advance(bar), options=options, retry_errors=retry_errors)
+    except KeyboardInterrupt:
+        err.print(f"interrupted: finished trials are saved; resume with [bold]clawarena run --resume {store.root}[/]", highlight=False, soft_wrap=True)
+        raise typer.Exit(130)
+    except OSError as exc:  # the disk filled up or the folder went away mid-run
+        fail(f"cannot write to the run folder {store.root}: {exc.strerror or exc}; finished trials are saved, resume with clawarena run --resume {store.root}", 1)
+    if output == "json":
+        print(summary_json(records, run_id=store.run_id, root=str(store.root), trials=str(store.trials_path)))
+    else:
+        show_table(summary_table(records))
+        console.print(f"trials: {store.trials_path}", highlight=False, soft_wrap=True)
+    errored = [r for r in records if r.outcome == "error"]
+    if records and len(errored) == len(records):
+        first = (errored[0].error or errored[0].termination or "?").strip().splitlines()[0][:300]
+        fail(f"every trial ended in error (the first: {first}); see {store.trials_path}", 1)
