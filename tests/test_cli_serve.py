@@ -9,7 +9,6 @@ import re
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -27,8 +26,8 @@ ENV = {**os.environ, "COLUMNS": "200", "PYTHONUNBUFFERED": "1"}
 
 
 class Served:
-    def __init__(self, proc: subprocess.Popen, lines: list[str], seconds: float):
-        self.proc, self.lines, self.seconds = proc, lines, seconds
+    def __init__(self, proc: subprocess.Popen, lines: list[str]):
+        self.proc, self.lines = proc, lines
         text = "".join(lines)
         self.text = text
         self.url = re.search(r"REST services: (https?://127\.0\.0\.1:\d+)", text).group(1)
@@ -41,7 +40,6 @@ class Served:
 
 
 def start(*args: str, cwd: Path) -> Served:
-    t0 = time.monotonic()
     proc = subprocess.Popen([*CLI, "serve", *args, "--port", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=ENV, cwd=cwd)
     lines: list[str] = []
     while True:
@@ -50,7 +48,7 @@ def start(*args: str, cwd: Path) -> Served:
             raise AssertionError(f"serve ended early:\n{''.join(lines)}\n{proc.stderr.read()}")
         lines.append(line)
         if line.startswith("Ctrl-C"):
-            return Served(proc, lines, time.monotonic() - t0)
+            return Served(proc, lines)
 
 
 @pytest.fixture
@@ -68,8 +66,7 @@ def scored_record(runs: Path) -> dict:
     return json.loads(line)
 
 
-def test_serve_prints_every_clients_base_url_and_is_up_fast(served):
-    assert served.seconds <= 2.0 or os.getloadavg()[0] > 2, f"serve took {served.seconds:.1f} s to be up"
+def test_serve_prints_every_clients_base_url(served):  # start-up time: benchmarks/serve_startup.py
     for service, suffix in (("Gmail", ""), ("Calendar", "/calendar/v3/"), ("Drive", "/drive/v3/"), ("Docs", ""), ("Slack", "/api/")):
         line = next(ln for ln in served.lines if ln.strip().startswith(service))
         assert f"={served.url}{suffix} " in line, line
