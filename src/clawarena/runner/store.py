@@ -2,7 +2,10 @@
 
 A line in trials.jsonl is written only after its trace file, and each line is
 flushed and fsynced, so a killed run loses at most the trials in flight; a torn
-last line is dropped on resume.
+last line is dropped on resume. A valid record is never dropped: a corrupt line
+elsewhere is skipped with a warning, and on resume moved to trials.corrupt.jsonl
+with its line number. Records and traces are written so that any string
+survives (a lone surrogate from an agent is kept as its JSON escape).
 """
 
 from __future__ import annotations
@@ -10,7 +13,10 @@ from __future__ import annotations
 import json
 import os
 import platform
+import sys
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -38,11 +44,52 @@ class RunStoreError(Exception):
     pass
 
 
+CORRUPT_FILE = "trials.corrupt.jsonl"
+
+
+def json_bytes(value: Any, **dumps: Any) -> bytes:
+    """JSON as UTF-8 that survives any string: UTF-8 cannot encode a lone surrogate (an agent can
+    send one), so it is written as its \\uXXXX escape, which every JSON reader decodes back to it."""
+    return json.dumps(value, ensure_ascii=False, default=str, **dumps).encode("utf-8", "backslashreplace")
+
+
+@dataclass
+class CorruptLine:
+    """A line of trials.jsonl that is not a trial record: kept aside, never silently dropped."""
+
+    number: int  # 1-based line number in trials.jsonl
+    text: str
+    problem: str
+
+
+@dataclass
+class TrialsScan:
+    """What trials.jsonl holds: every valid record in file order, the corrupt lines, and a torn tail."""
+
+    records: list[TrialRecord] = field(default_factory=list)
+    lines: list[bytes] = field(default_factory=list)  # each record's line as stored (fields a newer version added survive)
+    corrupt: list[CorruptLine] = field(default_factory=list)
+    torn: bytes = b""  # a last line with no newline that is no record: a write killed midway
+    unterminated: bool = False  # the file does not end with a newline
+
+
+def _parse_line(line: bytes) -> TrialRecord:
+    # json.loads, not pydantic's JSON parser: it reads the \\uXXXX escape of a lone surrogate
+    return TrialRecord.model_validate(json.loads(line))
+
+
+def _stderr_warning(message: str) -> None:
+    print(f"warning: {message}", file=sys.stderr, flush=True)
+
+
 class RunStore:
-    def __init__(self, root: Path):
+    def __init__(self, root: Path, on_warning: Callable[[str], None] | None = None):
         self.root = Path(root)
         self.trials_path = self.root / "trials.jsonl"
+        self.corrupt_path = self.root / CORRUPT_FILE
         self.traces = self.root / "traces"
+        self.warnings: list[str] = []  # what reading trials.jsonl found wrong, for the caller
+        self._on_warning = on_warning or _stderr_warning
         self._lock = threading.Lock()
 
     # ---- lifecycle ----------------------------------------------------------
@@ -58,20 +105,29 @@ class RunStore:
         root.mkdir(parents=True)
         store = cls(root)
         store.traces.mkdir()
-        meta = {
-            "run_id": root.name,
-            "created": stamp,
-            "config": config.model_dump(),
-            "versions": {"clawarena": __version__, "python": platform.python_version(), "trial_schema": 1},
-        }
-        (root / "run.json").write_text(json.dumps(meta, indent=2) + "\n")
+        store.write_meta(config, created=stamp)
         return store
 
+    def write_meta(self, config: RunConfig, created: str, **extra: Any) -> None:
+        """run.json: the run's id, its config and the versions that made it (atomically replaced)."""
+        meta = {
+            "run_id": self.root.name,
+            "created": created,
+            "config": config.model_dump(),
+            "versions": {"clawarena": __version__, "python": platform.python_version(), "trial_schema": 1},
+            **extra,
+        }
+        tmp = self.root / "run.json.tmp"
+        tmp.write_bytes(json_bytes(meta, indent=2) + b"\n")
+        os.replace(tmp, self.root / "run.json")
+
     @classmethod
-    def open(cls, path: Path) -> "RunStore":
-        store = cls(Path(path))
+    def open(cls, path: Path, on_warning: Callable[[str], None] | None = None) -> "RunStore":
+        store = cls(Path(path), on_warning)
         if not (store.root / "run.json").is_file():
-            raise RunStoreError(f"--resume: {path} is not a run folder (no run.json)")
+            if store.trials_path.is_file():
+                raise RunStoreError(f"{path}: run.json is missing; rebuild it from trials.jsonl with `clawarena runs recover {path} --suite SUITE`")
+            raise RunStoreError(f"{path} is not a run folder (no run.json)")
         store.traces.mkdir(exist_ok=True)
         return store
 
@@ -80,7 +136,14 @@ class RunStore:
         return self.root.name
 
     def meta(self) -> dict[str, Any]:
-        return json.loads((self.root / "run.json").read_text())
+        path = self.root / "run.json"
+        try:
+            meta = json.loads(path.read_bytes())
+        except ValueError as exc:
+            raise RunStoreError(f"{path}: not valid JSON ({exc}); rebuild it with `clawarena runs recover {self.root} --suite SUITE`") from None
+        if not isinstance(meta, dict):
+            raise RunStoreError(f"{path}: not a JSON object; rebuild it with `clawarena runs recover {self.root} --suite SUITE`")
+        return meta
 
     def config(self) -> RunConfig:
         try:
@@ -89,36 +152,80 @@ class RunStore:
             raise RunStoreError(f"{self.root / 'run.json'}: config: {exc}") from exc
 
     # ---- records --------------------------------------------------------------
-    def records(self, repair: bool = False) -> list[TrialRecord]:
-        """Every complete line; with `repair`, a torn last line (a killed write) is cut off."""
+    def scan(self) -> TrialsScan:
+        """Read trials.jsonl without changing it. Lines end at b"\\n" only: a stray b"\\r" inside a
+        corrupt line must not make the lines after it look like a torn tail."""
+        out = TrialsScan()
         if not self.trials_path.exists():
-            return []
-        raw = self.trials_path.read_bytes()
-        out: list[TrialRecord] = []
-        good_end = 0
-        for line in raw.splitlines(keepends=True):
-            if not line.endswith(b"\n"):
-                break
+            return out
+        *complete, tail = self.trials_path.read_bytes().split(b"\n")
+        for number, body in enumerate(complete, start=1):
+            if not body.strip():
+                continue
             try:
-                out.append(TrialRecord.model_validate_json(line))
-            except ValidationError:
-                break
-            good_end += len(line)
-        if repair and good_end != len(raw):
-            with open(self.trials_path, "r+b") as fh:
-                fh.truncate(good_end)
+                out.records.append(_parse_line(body))
+                out.lines.append(body + b"\n")
+            except (ValueError, ValidationError) as exc:
+                problem = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+                out.corrupt.append(CorruptLine(number, body.decode("utf-8", "backslashreplace"), problem))
+        if tail:  # the last line has no newline: a complete record keeps it (and gets one), anything else is torn
+            try:
+                out.records.append(_parse_line(tail))
+                out.lines.append(tail + b"\n")
+            except (ValueError, ValidationError):
+                out.torn = tail
+            out.unterminated = True
+        return out
+
+    def records(self, repair: bool = False) -> list[TrialRecord]:
+        """Every valid record, the newest line of each unit. Corrupt lines are skipped with a warning;
+        with `repair` (on resume) they move to trials.corrupt.jsonl and a torn last line is cut off."""
+        scan = self.scan()
+        for bad in scan.corrupt:
+            kept = f"; moved to {self.corrupt_path.name}" if repair else ""
+            self._warn(f"{self.trials_path}: line {bad.number} is not a trial record ({bad.problem}): skipped{kept}")
+        if repair and scan.torn:
+            self._warn(f"{self.trials_path}: the last line was torn (a write cut off when the run stopped): cut off, its trial runs again")
+        if repair and (scan.corrupt or scan.unterminated):
+            self._rewrite(scan)
         latest: dict[str, TrialRecord] = {}
-        for r in out:  # a retried unit appends a newer line; the newest wins
+        for r in scan.records:  # a retried unit appends a newer line; the newest wins
             latest.pop(r.unit_id, None)
             latest[r.unit_id] = r
         return list(latest.values())
 
+    def _warn(self, message: str) -> None:
+        if message not in self.warnings:  # once per store, however often the records are read
+            self.warnings.append(message)
+            self._on_warning(message)
+
+    def _rewrite(self, scan: TrialsScan) -> None:
+        """Corrupt lines aside (appended, with line numbers), then trials.jsonl replaced atomically by
+        its valid records in their order; a torn tail is dropped (a trial in flight: it runs again)."""
+        if scan.corrupt:
+            with open(self.corrupt_path, "ab") as fh:
+                for bad in scan.corrupt:
+                    fh.write(json_bytes({"line": bad.number, "problem": bad.problem, "text": bad.text}) + b"\n")
+                fh.flush()
+                os.fsync(fh.fileno())
+        tmp = self.trials_path.with_suffix(".jsonl.tmp")
+        with open(tmp, "wb") as fh:
+            for line in scan.lines:
+                fh.write(line)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, self.trials_path)
+
     def finished(self, repair: bool = False, retry_errors: bool = False) -> set[str]:
         return {r.unit_id for r in self.records(repair=repair) if not (retry_errors and r.outcome == "error")}
 
+    @staticmethod
+    def _line(record: TrialRecord) -> bytes:
+        return json_bytes(record.model_dump()) + b"\n"
+
     def append(self, record: TrialRecord) -> None:
-        line = record.model_dump_json() + "\n"
-        with self._lock, open(self.trials_path, "a", encoding="utf-8") as fh:
+        line = self._line(record)
+        with self._lock, open(self.trials_path, "ab") as fh:
             fh.write(line)
             fh.flush()
             os.fsync(fh.fileno())
@@ -126,6 +233,6 @@ class RunStore:
     def write_trace(self, stem: str, trace: dict[str, Any]) -> str:
         path = self.traces / f"{stem}.json"
         tmp = path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(trace, ensure_ascii=False, default=str))
+        tmp.write_bytes(json_bytes(trace))
         os.replace(tmp, path)
         return str(path.relative_to(self.root))
