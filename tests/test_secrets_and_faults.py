@@ -177,3 +177,25 @@ def test_deeply_nested_arguments_are_a_readable_error_and_the_ledger_stays_writa
     json.dumps(world.ledger.dump())  # the recorded call holds no unserializable depth
     ok_nested = gw.call("alice-agent", "gmail_messages_list", {"label_ids": ["INBOX"]})
     assert ok_nested.ok
+
+
+def test_a_lone_surrogate_in_agent_arguments_is_a_readable_error_not_a_crash(mini_scenarios, make_world):
+    import json
+
+    world, gw = make_world(mini_scenarios["benign"])
+    for args in ({"body": {"name": "\ud800"}}, {"body": {"name": "ok", "\udfff": 1}}):
+        out = gw.call("alice-agent", "gmail_labels_create", args)
+        assert not out.ok and out.status == 400 and "lone surrogate" in out.error
+    assert gw.fault is None
+    calls = [e.payload["args"] for e in world.ledger.of_kind("tool_call")]
+    assert calls == [{"body": {"name": "\ud800"}}, {"body": {"name": "ok", "\udfff": 1}}]  # the evidence, as sent
+    assert json.loads(json.dumps(world.ledger.dump()))[-2]["payload"]["args"]["body"]["\udfff"] == 1
+
+
+def test_json_inside_slack_form_fields_is_bounded(mini_scenarios, make_world):
+    from clawarena.services.slack.args import _json
+
+    deep = "[" * 5000 + "]" * 5000
+    assert _json(deep) == deep  # left as text: the method answers invalid_<field>
+    assert _json('["\\ud800"]') == '["\\ud800"]'
+    assert _json('[{"type": "section"}]') == [{"type": "section"}]

@@ -19,7 +19,7 @@ from clawarena.services.base import Delivery, Service, ServiceContext, ServiceEr
 from clawarena.spec import catalog
 from clawarena.spec.models import PrincipalSpec
 from clawarena.tools.core import Tool, ToolArgsError, ToolKind, select_tools, tool
-from clawarena.tools.limits import MAX_ARGS_DEPTH, nesting_depth_exceeds
+from clawarena.tools.limits import argument_problem
 from clawarena.world.ledger import LedgerEvent
 from clawarena.world.policy import evaluate
 from clawarena.world.world import World
@@ -236,9 +236,9 @@ class Gateway:
         self, actor: str, principal: PrincipalSpec, tool_name: str, args: Any, *, source: str, allowed: set[str] | None, base_url: str | None = None
     ) -> ToolOutcome:
         self.world.clock.tick()
-        too_deep = nesting_depth_exceeds(args)
-        if too_deep:  # recorded without the arguments: they are not safe to walk or serialize
-            args = {"_refused": f"arguments nested deeper than {MAX_ARGS_DEPTH} levels"}
+        problem = argument_problem(args)
+        if problem and not problem.recordable:  # recorded without the arguments: not safe to walk or serialize
+            args = {"_refused": f"arguments {problem.message}"}
         call = self._record(
             actor, "tool_call", {"tool": tool_name, "args": args, "principal": principal.id, "source": source},
             parents=self.cursors.get(actor, []),
@@ -247,10 +247,9 @@ class Gateway:
         if tool_ is None or (allowed is not None and tool_name not in allowed):
             self.malformed_calls[actor] = self.malformed_calls.get(actor, 0) + 1
             return self._fail(actor, call, 404, f"unknown tool {tool_name!r}; available: {sorted(allowed or self.tools)}", kind="tool_result")
-        if not isinstance(args, dict) or too_deep:
+        if problem or not isinstance(args, dict):
             self.malformed_calls[actor] = self.malformed_calls.get(actor, 0) + 1
-            problem = f"nested deeper than {MAX_ARGS_DEPTH} levels" if too_deep else "must be a JSON object"
-            return self._fail(actor, call, 400, f"arguments of {tool_name} {problem}")
+            return self._fail(actor, call, 400, f"arguments of {tool_name} {problem.message if problem else 'must be a JSON object'}")
         if source == "agent":  # agents get the tool's schema: wire-only parameters are not theirs to set
             wire_only = sorted(tool_.wire_only_names() & set(args))
             if wire_only:

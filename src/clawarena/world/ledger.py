@@ -44,6 +44,17 @@ class LedgerEvent(BaseModel):
     taint: tuple[str, ...] = ()
 
 
+def _dumped(event: LedgerEvent) -> dict[str, Any]:
+    """The event as JSON-ready data. An agent may send any string, even a lone surrogate as a key,
+    which pydantic's JSON mode cannot encode: such an event is dumped as Python data, unchanged
+    (the run store's writer escapes what UTF-8 cannot hold), so no evidence is lost."""
+    try:
+        return event.model_dump(mode="json")
+    except UnicodeEncodeError:
+        data = event.model_dump()
+        return {**data, "parents": list(data["parents"]), "taint": list(data["taint"])}
+
+
 class Ledger:
     """Append-only list of events with causal links."""
 
@@ -122,7 +133,7 @@ class Ledger:
         return [e for e in self._events if e.id in ids]
 
     def dump(self) -> list[dict[str, Any]]:
-        return [e.model_dump(mode="json") for e in self._events]
+        return [_dumped(e) for e in self._events]
 
     @classmethod
     def load(cls, rows: Iterable[dict[str, Any]]) -> "Ledger":

@@ -12,6 +12,8 @@ from typing import Annotated, Any
 
 from pydantic import BeforeValidator, Field, WithJsonSchema
 
+from clawarena.tools.limits import argument_problem
+
 
 def _empty_to_none(value: Any) -> Any:
     return None if isinstance(value, str) and value.strip() == "" else value
@@ -34,11 +36,11 @@ def _csv(value: Any) -> Any:
         text = value.strip()
         if text.startswith("["):
             try:
-                value = json.loads(text)
+                value = _loads(text)
             except ValueError:
                 pass
             else:
-                return [str(v) for v in value]
+                return [str(v) for v in value] if isinstance(value, list) else [str(value)]
         return [part.strip() for part in text.split(",") if part.strip()]
     if isinstance(value, (list, tuple)):
         return [str(v).strip() for v in value if str(v).strip()]
@@ -51,10 +53,22 @@ def _json(value: Any) -> Any:
         if not text:
             return None
         try:
-            return json.loads(text)
+            return _loads(text)
         except ValueError:
             return value  # the tool reports invalid_<field>
     return value
+
+
+def _loads(text: str) -> Any:
+    """JSON inside a form field, bounded like any argument: too deep, not text, or unparseable is a ValueError."""
+    try:
+        parsed = json.loads(text)
+    except RecursionError:
+        raise ValueError("nested too deeply") from None
+    problem = argument_problem(parsed)
+    if problem:
+        raise ValueError(problem.message)
+    return parsed
 
 
 def chain(*fns: Callable[[Any], Any]) -> Callable[[Any], Any]:
