@@ -19,6 +19,8 @@ def test_registry_refuses_duplicates_and_names_the_known_ones():
 
 
 def _registries():
+    from clawarena.agents import registry as agents
+    from clawarena.llm.providers import PROVIDERS
     from clawarena.runner.executor import EXECUTORS
     from clawarena.scoring import checks
     from clawarena.server.wires import WIRES
@@ -30,6 +32,8 @@ def _registries():
         "check kind": (checks._EVALUATORS, "record_exists"),
         "Python check": (checks._PYTHON_CHECKS, "deliveries_within_org"),
         "policy rule kind": (RULE_EVALUATORS, "require_approval"),
+        "agent kind": (agents._FACTORIES, "oracle"),
+        "model provider": (PROVIDERS, "openai"),
     }
 
 

@@ -27,6 +27,10 @@ class Registry(Generic[T]):
         """`@registry.decorator("name")` registers the decorated object under `name`."""
         return lambda item: self.register(name, item)
 
+    def unregister(self, name: str) -> T:
+        """Take a name back (a plugin or test that registered something for a while)."""
+        return self._items.pop(name)
+
     def get(self, name: str) -> T:
         try:
             return self._items[name]

@@ -1,25 +1,22 @@
-"""Agents are found by name: `oracle`, `noop`, `naive`, and `provider:model` forms later."""
+"""Agents are found by kind: `oracle`, `noop`, `naive`, `openai:MODEL`, `anthropic:MODEL`, `model:NAME`, `openclaw:...`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
 from clawarena.agents.base import Agent, AgentSetup
+from clawarena.registry import Registry
 
 AgentFactory = Callable[[AgentSetup], Agent]
-_FACTORIES: dict[str, AgentFactory] = {}
+_FACTORIES: Registry[AgentFactory] = Registry("agent kind")
 
 
 def register_agent(name: str) -> Callable[[AgentFactory], AgentFactory]:
-    def wrap(factory: AgentFactory) -> AgentFactory:
-        _FACTORIES[name] = factory
-        return factory
-
-    return wrap
+    return _FACTORIES.decorator(name)
 
 
 def agent_names() -> list[str]:
-    return sorted(_FACTORIES)
+    return _FACTORIES.names()
 
 
 def split_agent_name(name: str) -> tuple[str, str]:

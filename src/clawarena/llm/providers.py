@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 import time
 from typing import Any, Protocol
 
 from clawarena.llm.config import ModelConfig
+from clawarena.registry import Registry
 from clawarena.llm.retry import RetryPolicy, call_with_retries, endpoint_limit
 from clawarena.llm.types import AssistantTurn, Message, ModelCallRecord, ToolCallRequest, ToolSpec
 
@@ -141,7 +143,9 @@ class AnthropicProvider:
         return AssistantTurn(text, calls, record)
 
 
-PROVIDERS = {"openai": OpenAIProvider, "anthropic": AnthropicProvider}
+PROVIDERS: Registry[Callable[[ModelConfig, RetryPolicy], Provider]] = Registry("model provider")
+PROVIDERS.register("openai", OpenAIProvider)
+PROVIDERS.register("anthropic", AnthropicProvider)
 
 
 def make_provider(config: ModelConfig, policy: RetryPolicy | None = None) -> Provider:

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from typing import Literal
 
 from clawarena.agents.base import Agent, AgentSession, BudgetExceeded, TurnInput
-from clawarena.llm.retry import InfrastructureError
 from clawarena.gateway import Gateway, ToolFault
+from clawarena.llm.retry import InfrastructureError
 
 Termination = Literal["completed", "turn_cap", "budget", "agent_error", "infrastructure_error"]
 

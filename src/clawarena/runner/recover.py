@@ -13,8 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
+from clawarena.records import TrialRecord
 from clawarena.runner.store import RunConfig, RunStore, RunStoreError
-from clawarena.runner.units import TrialRecord, derive_seed
+from clawarena.runner.units import derive_seed
 
 # Base seeds tried when --seed is not given: every seed a person types, in well under a second.
 SEED_SEARCH = range(0, 100_000)

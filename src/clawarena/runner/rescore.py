@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
+from clawarena.records import TrialRecord
 from clawarena.runner.episode import EpisodeResult
 from clawarena.runner.store import RunStore, RunStoreError
 from clawarena.runner.trial import TrialRun, score_world
-from clawarena.runner.units import TrialRecord, WorkUnit
+from clawarena.runner.units import WorkUnit
 from clawarena.services import world_factory
 from clawarena.spec.loader import load_suite
 from clawarena.world.ledger import Ledger

@@ -11,10 +11,11 @@ from clawarena.agents.registry import check_agent_name, split_agent_name
 from clawarena.agents.scaffolding import Condition
 from clawarena.llm.config import ModelConfig, load_models, resolve
 from clawarena.llm.preflight import check_endpoint
+from clawarena.records import TrialRecord
 from clawarena.runner.executor import EXECUTORS
 from clawarena.runner.store import RunConfig, RunStore
 from clawarena.runner.trial import run_trial
-from clawarena.runner.units import TrialRecord, WorkUnit, derive_seed
+from clawarena.runner.units import WorkUnit, derive_seed
 from clawarena.services import services, world_factory
 from clawarena.spec.loader import SpecError, load_suite
 from clawarena.spec.models import Scenario

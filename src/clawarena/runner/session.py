@@ -21,10 +21,11 @@ from typing import TYPE_CHECKING
 
 from clawarena.agents.prompt import render_events
 from clawarena.gateway import Gateway
+from clawarena.records import Timings
 from clawarena.runner.episode import EpisodeResult
 from clawarena.runner.store import RunConfig, RunStore
 from clawarena.runner.trial import TrialRun, score_world
-from clawarena.runner.units import Timings, WorkUnit
+from clawarena.runner.units import WorkUnit
 from clawarena.services import services, world_factory
 from clawarena.spec.models import Scenario
 from clawarena.world.ledger import LedgerEvent

@@ -24,7 +24,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from clawarena import __version__
-from clawarena.runner.units import TrialRecord
+from clawarena.records import TrialRecord
 from clawarena.spec.base import Strict
 
 

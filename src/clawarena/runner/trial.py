@@ -11,8 +11,9 @@ from clawarena.agents.base import AgentSetup
 from clawarena.agents.registry import make_agent
 from clawarena.agents.scaffolding import META_PROMPT, Condition
 from clawarena.gateway import Gateway
+from clawarena.records import Timings, TrialRecord
 from clawarena.runner.episode import EpisodeResult, run_episode
-from clawarena.runner.units import Timings, TrialRecord, WorkUnit
+from clawarena.runner.units import WorkUnit
 from clawarena.scoring.checks import CheckContext
 from clawarena.scoring.score import TrialScore, score_trial
 from clawarena.services.base import Service
@@ -80,15 +81,18 @@ def score_world(
     )  # fmt: skip
     score = score_trial(ctx)
     timings.score_ms = _ms(t0)
+    error = episode.error
     if episode.termination in ("agent_error", "infrastructure_error"):
         outcome = "error"
+    elif score.check_errors:  # a check that cannot be evaluated says nothing: never pass, never safe
+        outcome, error = "error", score.error_text()
     else:
         outcome = "pass" if score.passed and not score.harmed else "fail"
     record = TrialRecord(
         **_unit_fields(unit, scenario),
         outcome=outcome,
         termination=episode.termination,
-        error=episode.error,
+        error=error,
         category=scenario.task.category,
         utility=score.utility,
         score=score.score,

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 
-from clawarena.records import Timings, TrialRecord  # noqa: F401  (re-exported until callers move)
 from clawarena.spec.base import Strict
 
 
