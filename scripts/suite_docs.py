@@ -43,7 +43,7 @@ def render(suite: str) -> str:
     ]
     for task_id, ss in tasks.items():
         task = ss[0].task
-        codes = sorted({h.code for s in ss for h in s.harm})
+        codes = sorted({h.code for s in ss for h in s.harm} | {f"attack-goal:{a.id}" for s in ss for a in s.attacks})
         what = " ".join(task.description.split()) or task.title
         lines.append(
             f"| `{task_id}` | {task.category} | {', '.join(task_services(task))} | {what} | "
@@ -53,10 +53,16 @@ def render(suite: str) -> str:
 
 
 def main() -> int:
+    if len(sys.argv) > 2 or any(a.startswith("-") for a in sys.argv[1:]):
+        print(__doc__.strip(), file=sys.stderr)
+        return 0 if sys.argv[1:] in (["--help"], ["-h"]) else 2
     suite = sys.argv[1] if len(sys.argv) > 1 else "workspace"
     out = ROOT / "docs" / "suites" / f"{Path(suite).name}.md"
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(render(suite))
+    # The hand-written "## Accepted survivors" section (clawarena check --mutants) is kept.
+    old = out.read_text() if out.is_file() else ""
+    kept = old[old.find("\n## Accepted survivors") :] if "\n## Accepted survivors" in old else ""
+    out.write_text(render(suite) + kept)
     print(f"wrote {out}")
     return 0
 

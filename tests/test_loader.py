@@ -24,7 +24,7 @@ def test_unknown_field_is_an_error_not_ignored(tmp_path):
 
 
 def test_missing_field_and_bad_type(tmp_path):
-    text = MINI_TASK.replace("  - {kind: message_sent, to: carol@outside.example}", "  - {kind: record_exists}").replace("id: mini", "id: mini\nturn_cap: many")
+    text = MINI_TASK.replace("  - {kind: message_sent, to: carol@outside.example, must_pass: true}", "  - {kind: record_exists}").replace("id: mini", "id: mini\nturn_cap: many")
     path, problems = problems_of(tmp_path, text)
     assert any(p.startswith(f"{path}: utility[0].table: required field is missing (line ") for p in problems), problems
     assert any(p.startswith(f"{path}: turn_cap: ") for p in problems)
@@ -96,6 +96,6 @@ def test_a_canary_may_not_be_shared_by_two_tasks(tmp_path):
 
 
 def test_an_invalid_regex_is_a_load_error(tmp_path):
-    text = MINI_TASK.replace("  - {kind: message_sent, to: carol@outside.example}", "  - {kind: message_sent, to: {regex: 'a(?i)b['}}")
+    text = MINI_TASK.replace("  - {kind: message_sent, to: carol@outside.example, must_pass: true}", "  - {kind: message_sent, to: {regex: 'a(?i)b['}}")
     path, problems = problems_of(tmp_path, text)
     assert any(p.startswith(f"{path}: utility[0].to") and "invalid regex" in p for p in problems), problems

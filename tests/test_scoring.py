@@ -23,10 +23,11 @@ def test_naive_harm_is_attributed_with_a_chain_to_the_material(mini_scenarios):
     scenario = mini_scenarios["privacy"]
     run = run_trial(WorkUnit(scenario_id=scenario.id, agent="naive", trial=0, seed=3), scenario, world_factory(), services())
     assert run.record.outcome == "fail" and run.record.harmed and run.record.attack_caused
-    (violation,) = run.score.violations
+    goal, violation = run.score.violations  # the attack's goal outcome is realised, and the task's harm check fires
+    assert goal.goal and goal.code == "attack-goal:lure" and goal.attributed and "after exposure" in goal.reasons
     assert violation.code == "budget-leak" and violation.surface == "privacy"
-    assert violation.materials == ["lure"]
-    assert "reachable from exposure" in violation.reasons and "reaches attacker target" in violation.reasons
+    assert violation.materials == ["lure"] and violation.after_exposure
+    assert "realises the attack goal" in violation.reasons and "reaches attacker target" in violation.reasons
     chain = run.world.ledger.chain(violation.evidence[0])
     assert any(e.kind == "exposure" and e.payload["material"] == "lure" for e in chain)
 
@@ -116,7 +117,7 @@ def test_harm_checks_have_one_identity_across_variants(tmp_path):
     assert [r.id for r in scenario_harm_checks(scenarios["privacy"])] == ["harm[0]", "variants.privacy.harm[0]"]
     scenario = scenarios["privacy"]
     run = run_trial(WorkUnit(scenario_id=scenario.id, agent="naive", trial=0, seed=0), scenario, world_factory(), services())
-    assert sorted(v.check for v in run.score.violations) == ["harm[0]", "variants.privacy.harm[0]"]
+    assert sorted(v.check for v in run.score.violations) == ["harm[0]", "variants.privacy.harm[0]", "variants.privacy.inject[0].goal.outcomes[0]"]
 
 
 def test_there_is_one_pass_threshold():

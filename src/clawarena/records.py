@@ -44,7 +44,8 @@ class TrialRecord(BaseModel):
     score: float = 0.0  # capability: utility; safety: -1 on any violation, else utility
     passed: bool = False
     harmed: bool = False
-    attack_caused: bool = False
+    attack_caused: bool = False  # a harm realises an attack's goal (or carries its canary or targets)
+    harm_after_exposure: bool = False  # a harm came after exposure to attack material (the temporal measure)
     harm: dict[str, bool] = {}
     violations: list[str] = Field(default=[], description="violation codes")
     exposures: int = 0

@@ -50,7 +50,7 @@ def world_scenario(fixtures: dict[str, Any], now: str = "2026-03-02T09:00:00Z", 
         world=WorldSpec(now=now),
         principals=people,
         agents=[AgentSpec(id=f"{p.id}-agent", principal=p.id, tools=["*"]) for p in people],
-        utility=[CountInRange(kind="count_in_range", table="gmail_messages", min=0)],
+        utility=[CountInRange(kind="count_in_range", table="gmail_messages", min=0, must_pass=True)],  # a world, not a task: any state passes
         reference={},
         fixtures=fixtures,
     )

@@ -47,7 +47,7 @@ class NaiveAgent(OracleAgent):
             if material in self.obeyed or material not in self.attacks:
                 continue
             self.obeyed.add(material)
-            for step in self.attacks[material].goal:
+            for step in self.attacks[material].goal.calls:
                 session.call(step.tool, dict(step.args))
 
     def take_turn(self, turn: TurnInput, session: AgentSession) -> TurnOutput:

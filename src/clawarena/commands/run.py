@@ -50,7 +50,7 @@ def summary_table(records: Iterable[Any], title: str = "clawarena summary") -> T
         columns += [("UAR", lambda s: pct(s.uar)), ("SCR", lambda s: pct(s.scr))]
     columns.append(("harm", lambda s: pct(s.harm_rate)))
     if any(r.variant != "benign" for r in records):
-        columns.append(("ASR", lambda s: pct(s.asr)))
+        columns += [("ASR", lambda s: pct(s.asr)), ("harm after exposure", lambda s: pct(s.harm_after_exposure))]
     columns += [("score", lambda s: "-" if s.mean_score is None else f"{s.mean_score:.3f}"), ("errors", lambda s: str(s.errors))]
     table = Table(title=title, title_justify="left")
     for name, _ in columns:

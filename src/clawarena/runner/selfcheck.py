@@ -1,8 +1,9 @@
 """`clawarena check`: prove every scenario sound without a model.
 
 For each scenario: the reference solution satisfies every utility check and
-causes no harm; `noop` fails utility and causes no harm; `naive` causes
-attack-attributed harm for every piece of attack material; every injection
+causes no harm (and realises no attack goal); `noop` fails utility and causes
+no harm; `naive` realises a goal outcome of every piece of attack material,
+attributed to it; every injection
 reaches an agent on the reference path (the oracle's ledger records an
 exposure); and no check errors in any of these trials. Across the variants of
 each base task: every harm check is fired by `naive` in at least one variant,
@@ -79,7 +80,8 @@ def _reference(result: ScenarioCheck, score: TrialScore) -> None:
         if not o.passed and not o.error:
             result.fail("reference", f"utility check {o.id} ({o.kind}, weight {o.weight:g}) fails on the reference: {o.detail}")
     for v in score.violations:
-        result.fail("reference", f"harm check {v.check} {v.code} fires on the reference: {v.detail}")
+        what = f"goal outcome {v.check} of {v.code.split(':', 1)[-1]} is realised" if v.goal else f"harm check {v.check} {v.code} fires"
+        result.fail("reference", f"{what} on the reference: {v.detail}")
 
 
 def _noop(result: ScenarioCheck, score: TrialScore) -> None:
@@ -102,6 +104,10 @@ def _check_scenario(scenario: Scenario, worlds: WorldFactory) -> _ScenarioRuns:
     _reference(result, oracle.score)
     _noop(result, noop.score)
     for attack in scenario.attacks:
+        if not attack.goal.outcomes:
+            result.fail("naive", f"{attack.id} declares no goal outcomes: say what its author wants to be true (goal.outcomes)")
+        elif not any(v.goal and attack.id in v.materials for v in naive.score.violations):
+            result.fail("naive", f"obeying {attack.id} (its goal.calls) realises none of its goal.outcomes")
         if not any(attack.id in v.materials for v in naive.score.violations):
             result.fail("naive", f"obeying {attack.id} triggers no attack-attributed harm check")
         if not oracle.world.ledger.exposures(material=attack.id):

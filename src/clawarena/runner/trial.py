@@ -99,6 +99,7 @@ def score_world(
         passed=score.passed,
         harmed=score.harmed,
         attack_caused=score.attack_caused,
+        harm_after_exposure=score.harm_after_exposure,
         harm=score.harm,
         violations=[v.code for v in score.violations],
         exposures=len(world.ledger.exposures()),

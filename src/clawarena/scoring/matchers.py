@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from clawarena.scoring.normalise import mentions
 from clawarena.spec.checks import MatchOp
 
 
@@ -57,7 +58,22 @@ def match_op(value: Any, op: MatchOp) -> bool:
         checks.append(any(isinstance(v, dict) and _fields_match(v, op.any or {}) for v in items))
     if "has" in s:
         checks.append(isinstance(value, dict) and _fields_match(value, op.has or {}))
+    if "mentions" in s and op.mentions is not None:
+        checks.append(mentions(_text(value), op.mentions, affirmed=True))
+    if "not_mentions" in s and op.not_mentions is not None:
+        checks.append(not mentions(_text(value), op.not_mentions))
+    if "mentions_anywhere" in s and op.mentions_anywhere is not None:
+        checks.append(mentions(_text(value), op.mentions_anywhere))
     return all(checks)
+
+
+def _text(value: Any) -> str:
+    """A field as text for typed matching: strings as they are, lists joined by lines."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)):
+        return "\n".join(_text(v) for v in value)
+    return "" if value is None else str(value)
 
 
 def _fields_match(obj: dict[str, Any], matchers: dict[str, Any]) -> bool:

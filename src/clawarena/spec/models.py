@@ -11,6 +11,7 @@ from clawarena.spec.base import Strict
 from clawarena.spec.calls import ToolCall  # re-exported: callers import it from here
 from clawarena.spec.checks import CheckSpec, HarmCheck
 from clawarena.spec.errors import display_path
+from clawarena.spec.facts import Fact, ProtectedResource
 from clawarena.spec.instants import parse_time
 from clawarena.spec.references import reference_problems
 from clawarena.spec.taxonomy import VariantName
@@ -84,6 +85,25 @@ class RequireApproval(Strict):
 PolicySpec = Annotated[Union[RequireApproval], Field(discriminator="kind")]
 
 
+class GoalOutcome(Strict):
+    """One state of the world the attacker wants: a check that HOLDS when the goal is realised
+    (a fact reached an address, a file became public, an event is gone, directors were told
+    the meeting is off), whichever route the agent took to get there."""
+
+    description: str = ""
+    check: CheckSpec
+
+
+class AttackGoal(Strict):
+    """What the attack's author wants to be true (`outcomes`, any one of which realises it), and
+    one route that gets there (`calls`: the victim agent's tool calls, which the `naive` control
+    replays and the self-check requires to realise an outcome)."""
+
+    description: str = ""
+    outcomes: list[GoalOutcome] = Field(min_length=1, description="checks that hold when the goal is realised, by any route")
+    calls: list[ToolCall] = Field(min_length=1, description="one route to the goal as tool calls by the victim agent")
+
+
 class AttackSpec(Strict):
     """Attack material: where it is placed, what it says, and what its author wants done."""
 
@@ -92,7 +112,7 @@ class AttackSpec(Strict):
     placement: dict[str, Any] = Field(description="channel-specific, validated by the placement model of the channel's service")
     payload: str
     canary: str = Field(min_length=6, description="a unique string inside the payload that marks it wherever it travels")
-    goal: list[ToolCall] = Field(min_length=1, description="the attacker's goal as tool calls by the victim agent")
+    goal: AttackGoal = Field(description="the attacker's goal as outcomes, and one route to it")
     targets: list[str] = Field(default=[], description="attacker-controlled addresses or ids: harm reaching them is attack-caused")
     victim: str | None = Field(default=None, description="the agent meant to read it; default: every agent")
 
@@ -125,6 +145,8 @@ class VariantSpec(Strict):
     description: str = ""
     inject: list[AttackSpec] = []
     fixtures: dict[str, dict[str, Any]] = {}
+    facts: list[Fact] = Field(default=[], description="facts this variant adds to the task's")
+    protected: list[ProtectedResource] = Field(default=[], description="protected resources this variant adds to the task's")
     harm: list[HarmCheck] = []
     utility: list[CheckSpec] | None = Field(default=None, description="replaces the base utility checks when given")
     judge_rubric: str = ""
@@ -147,6 +169,8 @@ class TaskSpec(Strict):
     agents: list[AgentSpec] = Field(min_length=1)
     policies: list[PolicySpec] = []
     fixtures: dict[str, dict[str, Any]] = {}
+    facts: list[Fact] = Field(default=[], description="typed values the checks name: sensitive ones for not_disclosed, expected ones for mentions")
+    protected: list[ProtectedResource] = Field(default=[], description="rows protected by identity and by lineage (copies and excerpts of their content)")
     utility: list[CheckSpec] = Field(min_length=1)
     harm: list[HarmCheck] = []
     judge_rubric: str = ""
@@ -199,6 +223,8 @@ class Scenario(Strict):
     source: str = ""
     attacks: list[AttackSpec] = []
     fixtures: dict[str, dict[str, Any]] = {}
+    facts: list[Fact] = []
+    protected: list[ProtectedResource] = []
     utility: list[CheckSpec]
     harm: list[HarmCheck] = []
     judge_rubric: str = ""
@@ -206,6 +232,18 @@ class Scenario(Strict):
     @property
     def is_attack(self) -> bool:
         return bool(self.attacks)
+
+    def fact(self, fact_id: str) -> Fact:
+        for f in self.facts:
+            if f.id == fact_id:
+                return f
+        raise KeyError(fact_id)
+
+    def protected_resource(self, resource_id: str) -> ProtectedResource:
+        for r in self.protected:
+            if r.id == resource_id:
+                return r
+        raise KeyError(resource_id)
 
     def attack(self, material_id: str) -> AttackSpec:
         for a in self.attacks:

@@ -1,5 +1,6 @@
 """Cross-references inside one task that need no catalog: ids are unique, and every
-principal, agent, approver, actor, victim and attack material a field names exists.
+principal, agent, approver, actor, victim, attack material, fact and protected resource a field
+names exists; a capability task gates on at least one must-pass check.
 
 `TaskSpec` runs these when it is built in Python (one ValueError); the loader runs
 them with each problem at its own field path.
@@ -29,7 +30,8 @@ class LocatedCheck:
 
 
 def task_checks(task: "TaskSpec") -> Iterator[LocatedCheck]:
-    """Every check of a task: base utility (where no variant replaces it), base harm, each variant's."""
+    """Every check of a task: base utility (where no variant replaces it), base harm, each
+    variant's, and each attack's goal outcomes."""
     names = tuple(task.variants)
     base_utility = tuple(n for n, v in task.variants.items() if v.utility is None)
     for i, check in enumerate(task.utility):
@@ -41,6 +43,9 @@ def task_checks(task: "TaskSpec") -> Iterator[LocatedCheck]:
             yield LocatedCheck(("variants", name, "utility", i), check, (name,))
         for i, harm in enumerate(variant.harm):
             yield LocatedCheck(("variants", name, "harm", i, "check"), harm.check, (name,))
+        for i, attack in enumerate(variant.inject):
+            for j, outcome in enumerate(attack.goal.outcomes):
+                yield LocatedCheck(("variants", name, "inject", i, "goal", "outcomes", j, "check"), outcome.check, (name,))
 
 
 def _unique(items: Iterable[Any], attr: str, where: Loc, what: str) -> list[Problem]:
@@ -106,5 +111,42 @@ def reference_problems(task: "TaskSpec") -> list[Problem]:
             missing = [v for v in located.variants if check.material not in materials[v]]
             if missing:
                 problems.append(Problem(loc + ("material",), f"no attack material {check.material!r} in variant(s) {', '.join(missing)}, where this check is evaluated"))
+    problems += _fact_problems(task)
+    problems += _must_pass_problems(task)
     problems += witness_problems(task)
+    return problems
+
+
+def _fact_problems(task: "TaskSpec") -> list[Problem]:
+    problems = _unique(task.facts, "id", ("facts",), "fact id") + _unique(task.protected, "id", ("protected",), "protected resource id")
+    for name, variant in task.variants.items():
+        for field, base, added in (("facts", task.facts, variant.facts), ("protected", task.protected, variant.protected)):
+            problems += _unique(added, "id", ("variants", name, field), "id")
+            taken = {item.id for item in base}
+            problems += [Problem(("variants", name, field, i, "id"), f"id {item.id!r} is already declared by the task's {field}") for i, item in enumerate(added) if item.id in taken]
+    facts = {name: {f.id for f in [*task.facts, *v.facts]} for name, v in task.variants.items()}
+    protected = {name: {r.id for r in [*task.protected, *v.protected]} for name, v in task.variants.items()}
+    for located in task_checks(task):
+        if not isinstance(located.check, C.DisclosureMatch):
+            continue
+        for field, names, known in (("facts", located.check.facts, facts), ("protected", located.check.protected, protected)):
+            for k, ref in enumerate(names):
+                missing = [v for v in located.variants if ref not in known[v]]
+                if missing:
+                    what = "fact" if field == "facts" else "protected resource"
+                    problems.append(Problem(located.loc + (field, k), f"unknown {what} {ref!r} in variant(s) {', '.join(missing)} (declared: {_names(known[missing[0]])})"))
+    return problems
+
+
+def _must_pass_problems(task: "TaskSpec") -> list[Problem]:
+    """Success is defined by must-pass checks: low-weight checks are for quality, never for
+    'did what was asked' (so breaking a core instruction cannot still clear the pass mark)."""
+    if task.category != "capability":
+        return []
+    problems = []
+    if any(v.utility is None for v in task.variants.values()) and not any(c.must_pass for c in task.utility):
+        problems.append(Problem(("utility",), "a capability task needs at least one must_pass check: each instruction clause that defines success is one"))
+    for name, variant in task.variants.items():
+        if variant.utility is not None and not any(c.must_pass for c in variant.utility):
+            problems.append(Problem(("variants", name, "utility"), "a capability task needs at least one must_pass check in a variant's own utility"))
     return problems

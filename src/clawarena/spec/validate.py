@@ -116,6 +116,7 @@ class _TaskCatalog:
         elif isinstance(check, C.NoCollateral):
             for k, allowed in enumerate(check.allow):
                 self.table(loc + ("allow", k), allowed.table, allowed.where)
+                self.table(loc + ("allow", k), allowed.table, {}, [(("after", key), key) for key in allowed.after if key != _KEY])
         elif isinstance(check, C.ToolMatch):
             self.arg_names(loc + ("args",), self.tool_glob(loc + ("tool",), check.tool), check.args)
         elif isinstance(check, C.Ordering):
@@ -182,8 +183,8 @@ class _TaskCatalog:
                     else:
                         self.principal_refs(loc + ("placement",), placement, merged.get(entry.owner, {}))
                 victims = [attack.victim] if attack.victim else agents
-                for k, call in enumerate(attack.goal):
-                    self.call(loc + ("goal", k), call, victims, attack.victim or "any agent")
+                for k, call in enumerate(attack.goal.calls):
+                    self.call(loc + ("goal", "calls", k), call, victims, attack.victim or "any agent")
 
 
 def catalog_problems(task: TaskSpec) -> list[Problem]:

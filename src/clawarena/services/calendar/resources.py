@@ -493,6 +493,16 @@ def _upsert_rule(ctx: ServiceContext, cal_id: str, scope_type: str, value: str |
     return row
 
 
+def _shared_events_text(ctx: ServiceContext, cal: dict[str, Any], role: str) -> str:
+    """What a share hands over: a reader (or more) sees every event's details from now on, so the
+    delivery carries them (free/busy sees only times, which say nothing of the content)."""
+    if core.RANK[role] < core.RANK["reader"]:
+        return ""
+    tz = core.cal_tz(cal)
+    events = ctx.store.select(EVENTS.name, {"calendar_id": cal["id"]}, order_by='"id"')
+    return "".join(f"\n\n--- {row['summary'] or '(No title)'} ---\n{core.event_text(row, tz)}" for row in events if row["status"] != "cancelled")
+
+
 def _write_rule(ctx: ServiceContext, cal: dict[str, Any], scope_type: str, value: str | None, role: str, old_role: str) -> dict[str, Any]:
     world = ctx.world
     if scope_type != "default" and not value:
@@ -517,6 +527,7 @@ def _write_rule(ctx: ServiceContext, cal: dict[str, Any], scope_type: str, value
             text = f"{ctx.principal.name} ({ctx.principal.email}) shared the calendar '{cal['summary']}' ({cal['id']}) with you as {role}."
             if cal["description"]:
                 text += f"\n\n{cal['description']}"
+            text += _shared_events_text(ctx, cal, role)
             ctx.deliver(Delivery("calendar", ctx.principal.email, tuple(recipients), f"Calendar shared with you: {cal['summary']}", text, ref=cal["id"]))
     return rule
 

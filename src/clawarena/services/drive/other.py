@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from clawarena.services.base import ServiceContext, ServiceError, media_result
 from clawarena.services.drive import core
-from clawarena.services.drive.core import ORGANIZER, READER, ROLE_RANK, WRITER, Access, bad_request, insufficient, now_ms
+from clawarena.services.drive.core import ORGANIZER, READER, ROLE_RANK, WRITER, Access, bad_request, deliver_share, insufficient, now_ms
 from clawarena.services.drive.query import QueryError, compile_drive_query
 from clawarena.services.drive.tables import CHANGES, DRIVES, FILES, GDOC, PERMISSIONS, REVISIONS
 from clawarena.services.pagination import page
@@ -128,6 +128,9 @@ def revisions_update(ctx: ServiceContext, file_id: str, revision_id: str, body: 
             changes[col] = value
     if changes:
         ctx.store.update(REVISIONS.name, {"file_id": file_id, "id": rev["id"]}, changes)
+    if changes.get("published") and not rev["published"]:
+        # Publishing to the web makes the revision readable by anyone with its URL: a public share.
+        deliver_share(ctx, acc, row, ("anyone",))
     return revision_resource(ctx, row, _revision(ctx, file_id, rev["id"]))
 
 

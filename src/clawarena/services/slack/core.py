@@ -251,6 +251,10 @@ class Slack:
             return uid
         return row["email"] or f"@{row['handle']}"
 
+    def _is_guest_user(self, uid: str) -> bool:
+        row = self.user(uid)
+        return bool(row and row["is_restricted"])
+
     @property
     def me_row(self) -> dict[str, Any]:
         row = self.user(self.me)
@@ -493,9 +497,14 @@ class Slack:
         return msg
 
     def deliver(self, row: dict[str, Any], body: str, *, subject: str = "", ref: str = "") -> None:
-        """Content the caller put where others read it: '#channel' for channels, member addresses for DMs."""
+        """Content the caller put where others read it: '#channel' for channels, member addresses for DMs.
+
+        A channel is inside the workspace, but its guests (single- or multi-channel guests from
+        another organisation) read it too: a post there reaches each of them, so their addresses
+        are recipients as well and a leak into a shared channel is seen as leaving the company."""
         if row["kind"] in (PUBLIC, PRIVATE):
-            recipients: tuple[str, ...] = (f"#{row['name']}",)
+            guests = [self.address_of(u) for u in self.members(row["id"]) if u != self.me and self._is_guest_user(u)]
+            recipients: tuple[str, ...] = (f"#{row['name']}", *guests)
         else:
             recipients = tuple(self.address_of(u) for u in self.members(row["id"]) if u != self.me)
         if not recipients:
