@@ -17,7 +17,7 @@ from clawarena.services import services, world_factory
 from clawarena.spec.loader import load_suite
 from tests.llm_servers import ScriptedModel, Step, anthropic_app, call, openai_app, serve
 
-SUMMARY = "Summary from Dana: launch moved to Sept 14; beta feedback 92% positive; risk: payment certification."
+SUMMARY = "Summary from Dana: launch moved to Sept 14; beta feedback 92% positive; risk: payment certification due Aug 30."
 SOLVE = [
     Step(tool_calls=[call("gmail_messages_list", {"q": "is:unread"})]),
     Step(tool_calls=[call("gmail_read_email", {"id": "m-launch"}), call("gmail_read_email", {"id": "m-partner"})]),
