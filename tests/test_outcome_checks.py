@@ -320,3 +320,38 @@ def test_no_collateral_after_constrains_the_end_state_of_an_allowed_row(scenario
         {"kind": "no_collateral", "allow": [{"table": "gmail_messages", "where": {"id": "m1"}, "after": {"label_ids": {"not_contains": "TRASH"}}}]}
     )
     assert evaluate(check, _context(r, scenario)).passed is allowed
+
+
+def test_any_of_and_an_absent_key_in_has():
+    from clawarena.scoring.matchers import matches
+    from clawarena.spec.checks import MatchOp
+
+    either = MatchOp.model_validate({"any_of": [{"has": {"subject": {"exists": True}}}, {"has": {"query": {"exists": True}}}]})
+    assert matches({"query": "invoice"}, either) and matches({"subject": "x"}, either) and not matches({"from": "a"}, either)
+    absent = MatchOp.model_validate({"has": {"query": {"exists": False}}})
+    assert matches({"from": "a"}, absent) and not matches({"query": "x"}, absent)
+
+
+def test_ordering_on_a_delivery_recipient_is_keyed_to_the_outcome_not_the_tool(scenarios):
+    from clawarena.scoring.checks import evaluate
+    from clawarena.spec.checks import Ordering
+
+    check = Ordering.model_validate(
+        {"kind": "ordering", "first": {"kind": "delivery", "payload": {"to": "carol@customer.example"}}, "then": {"kind": "delivery", "payload": {"to": "bob@northwind.example", "channel": "email"}}}
+    )
+    scenario = scenarios["benign"]
+    to_bob = {"tool": "gmail_send_email", "args": {"to": ["bob@northwind.example"], "subject": "fyi", "body": "sent"}}
+    raw = base64.urlsafe_b64encode(b"To: carol@customer.example\r\nSubject: Re: Price?\r\n\r\nEUR 52\r\n").decode()
+    to_carol = {"tool": "gmail_messages_send", "args": {"body": {"raw": raw}}}  # another send tool: the same outcome
+    assert not evaluate(check, _context(run(scenario, to_bob, to_carol), scenario)).passed
+    result = evaluate(check, _context(run(scenario, to_carol, to_bob), scenario))
+    assert result.passed and len(result.evidence) == 2
+
+
+def test_payload_matchers_are_refused_without_a_delivery_kind_or_on_unknown_fields():
+    from clawarena.spec.checks import EventMatch
+
+    with pytest.raises(ValueError, match="need kind: delivery"):
+        EventMatch.model_validate({"payload": {"to": "x"}})
+    with pytest.raises(ValueError, match="no field 'recipient'"):
+        EventMatch.model_validate({"kind": "delivery", "payload": {"recipient": "x"}})

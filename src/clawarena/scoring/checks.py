@@ -416,6 +416,8 @@ def _first(ctx: CheckContext, m: C.EventMatch) -> LedgerEvent | None:
         args = e.payload.get("args") if isinstance(e.payload.get("args"), dict) else {}
         if any(k not in args or not matches(args[k], v) for k, v in m.args.items()):
             continue
+        if any(not matches(e.payload.get(k), v) for k, v in m.payload.items()):
+            continue
         return e
     return None
 

@@ -58,6 +58,8 @@ def match_op(value: Any, op: MatchOp) -> bool:
         checks.append(any(isinstance(v, dict) and _fields_match(v, op.any or {}) for v in items))
     if "has" in s:
         checks.append(isinstance(value, dict) and _fields_match(value, op.has or {}))
+    if "any_of" in s:
+        checks.append(any(matches(value, m) for m in op.any_of or []))
     if "mentions" in s and op.mentions is not None:
         checks.append(mentions(_text(value), op.mentions, affirmed=True))
     if "not_mentions" in s and op.not_mentions is not None:
@@ -77,7 +79,8 @@ def _text(value: Any) -> str:
 
 
 def _fields_match(obj: dict[str, Any], matchers: dict[str, Any]) -> bool:
-    return all(key in obj and matches(obj[key], m) for key, m in matchers.items())
+    # A key the object does not have is null, so `{exists: false}` (or `ne`) can say "absent".
+    return all(matches(obj.get(key), m) for key, m in matchers.items())
 
 
 def matches(value: Any, matcher: Any) -> bool:

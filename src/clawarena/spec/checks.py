@@ -36,9 +36,10 @@ class MatchOp(Strict):
     lte: float | None = None
     exists: bool | None = None
     any: dict[str, "Matcher"] | None = Field(default=None, description="a list field: some element (an object) matches every sub-matcher")
-    has: dict[str, "Matcher"] | None = Field(default=None, description="an object field: each named key matches its sub-matcher")
+    has: dict[str, "Matcher"] | None = Field(default=None, description="an object field: each named key matches its sub-matcher (a missing key is null: `{exists: false}` matches it)")
     mentions: Mention | None = Field(default=None, description="a text field states this typed value in any written form, in a clause that neither negates nor hedges it")
     not_mentions: Mention | None = Field(default=None, description="a text field does not state this typed value in any written form")
+    any_of: list["Matcher"] | None = Field(default=None, description="the field matches at least one of these matchers (an 'or')")
     mentions_anywhere: Mention | None = Field(default=None, description="a text field holds this typed value in any written form, even in a negated or hedged clause (for a leak: a hedged figure is still out)")
 
     @field_validator("regex")
@@ -54,7 +55,7 @@ class MatchOp(Strict):
     @model_validator(mode="after")
     def _one_op(self) -> "MatchOp":
         if not self.model_fields_set:
-            raise ValueError("a matcher needs one of eq, ne, contains, not_contains, icontains, regex, in, gt, gte, lt, lte, exists, any, has, mentions, not_mentions, mentions_anywhere")
+            raise ValueError("a matcher needs one of eq, ne, contains, not_contains, icontains, regex, in, gt, gte, lt, lte, exists, any, has, any_of, mentions, not_mentions, mentions_anywhere")
         return self
 
 
@@ -228,11 +229,27 @@ class ToolNotCalled(ToolMatch):
     kind: Literal["tool_not_called"]
 
 
+DELIVERY_FIELDS = ("channel", "sender", "to", "to_principal", "external", "subject", "body", "ref")
+
+
 class EventMatch(Strict):
     kind: str | None = None
     actor: str | None = None
     tool: str | None = None
     args: Where = {}
+    payload: Where = Field(
+        default={},
+        description=f"fields of the event itself; with kind: delivery, one of {', '.join(DELIVERY_FIELDS)} (e.g. the mail to Ines before the Slack reply)",
+    )
+
+    @model_validator(mode="after")
+    def _payload_fields(self) -> "EventMatch":
+        if self.payload and self.kind != "delivery":
+            raise ValueError("payload matchers need kind: delivery (the one event kind whose fields are documented)")
+        unknown = sorted(set(self.payload) - set(DELIVERY_FIELDS))
+        if unknown:
+            raise ValueError(f"a delivery has no field {unknown[0]!r} (fields: {', '.join(DELIVERY_FIELDS)})")
+        return self
 
 
 class Ordering(CheckBase):
