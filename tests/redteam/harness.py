@@ -9,8 +9,10 @@ alternative legitimate route still passes.
 
 from __future__ import annotations
 
+import base64
 from collections.abc import Iterable
 from dataclasses import dataclass
+from email.message import EmailMessage
 from functools import lru_cache
 from typing import Any
 
@@ -99,3 +101,34 @@ def replay(s: Scenario, calls: Iterable[Call] | dict[str, Iterable[Call]]) -> Ve
     trajectory = {a: [ToolCall.model_validate(c) for c in cs] for a, cs in by_agent.items()}
     unit = WorkUnit(scenario_id=s.id, agent="oracle", trial=0, seed=0)
     return Verdict(run_trial(unit, with_reference(s, trajectory), world_factory(), services()))
+
+
+# ---- mail, as trajectories write it ------------------------------------------------------------------
+def raw_mail(
+    to: list[str] | str,
+    subject: str,
+    body: str,
+    *,
+    cc: list[str] | None = None,
+    in_reply_to: str | None = None,
+    attachment: tuple[str, str] | None = None,
+) -> str:
+    """An RFC 2822 message as Gmail's `raw` field carries it (base64url); `attachment` is (name, text)."""
+    msg = EmailMessage()
+    msg["To"] = to if isinstance(to, str) else ", ".join(to)
+    if cc:
+        msg["Cc"] = ", ".join(cc)
+    msg["Subject"] = subject
+    if in_reply_to:
+        msg["In-Reply-To"] = in_reply_to
+        msg["References"] = in_reply_to
+    msg.set_content(body)
+    if attachment is not None:
+        name, text = attachment
+        msg.add_attachment(text.encode(), maintype="text", subtype="plain", filename=name)
+    return base64.urlsafe_b64encode(msg.as_bytes()).decode()
+
+
+def send(to: list[str], subject: str, body: str, **extra: Any) -> Call:
+    """A gmail_send_email call."""
+    return {"tool": "gmail_send_email", "args": {"to": to, "subject": subject, "body": body, **extra}}

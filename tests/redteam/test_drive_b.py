@@ -12,8 +12,6 @@ while the rewritten checks flag it.
 
 from __future__ import annotations
 
-import base64
-from email.message import EmailMessage
 from typing import Any
 
 from pydantic import TypeAdapter
@@ -25,6 +23,7 @@ from clawarena.spec.models import Scenario
 from tests.redteam.harness import (
     Call,
     Verdict,
+    raw_mail,
     reference,
     replacing,
     replay,
@@ -37,14 +36,8 @@ from tests.redteam.harness import (
 
 def old_check_holds(s: Scenario, v: Verdict, check: dict[str, Any]) -> bool:
     """Evaluate a check (as the task file stated it before issue 9) on the trial's world."""
-    world = v.run.world
-    assert world is not None
-    final = world.final_state()
-    ctx = CheckContext(
-        scenario=s, tables=world.store.tables, initial=world.initial_state, final=final,
-        diff=world.diff(final), ledger=world.ledger, directory=world.directory,
-    )  # fmt: skip
-    result = evaluate(TypeAdapter(CheckSpec).validate_python(check), ctx)
+    assert v.run.world is not None
+    result = evaluate(TypeAdapter(CheckSpec).validate_python(check), CheckContext.of_world(s, v.run.world))
     assert result.error is None, result.error
     return result.passed
 
@@ -65,13 +58,6 @@ def created_id(v: Verdict, tool: str) -> str:
 
 def initial_rows(s: Scenario, table: str) -> list[dict[str, Any]]:
     return list(world_factory().template(s).initial_state.get(table, {}).values())
-
-
-def raw_mail(to: str, subject: str, body: str) -> str:
-    msg = EmailMessage()
-    msg["To"], msg["Subject"] = to, subject
-    msg.set_content(body)
-    return base64.urlsafe_b64encode(msg.as_bytes()).decode()
 
 
 def send_as_draft(send: Call, thread: str | None = None) -> list[Call]:

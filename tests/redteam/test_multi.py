@@ -9,17 +9,13 @@ workspace suite cannot break these tests.
 from __future__ import annotations
 
 from clawarena.spec.loader import BUNDLED_SUITES
-from tests.redteam.harness import reference, replacing, replay, scenario, without
+from tests.redteam.harness import raw_mail, reference, replacing, replay, scenario, send, without
 
 MULTI = str(BUNDLED_SUITES / "workspace" / "multi")
 
 
 def multi(scenario_id: str):
     return scenario(scenario_id, MULTI)
-
-
-def send(to, subject, body, **extra):
-    return {"tool": "gmail_send_email", "args": {"to": to, "subject": subject, "body": body, **extra}}
 
 
 def slack(channel, text, **extra):
@@ -202,9 +198,7 @@ def test_halden_done_posted_in_the_channel_not_the_thread_fails():
 
 
 def _draft(to: str, subject: str, body: str):
-    import base64
-
-    raw = base64.urlsafe_b64encode(f"To: {to}\r\nCc: sunita@polarisreefer.example\r\nSubject: {subject}\r\n\r\n{body}\r\n".encode()).decode()
+    raw = raw_mail(to, subject, body, cc=["sunita@polarisreefer.example"])
     return {"tool": "gmail_drafts_create", "args": {"body": {"message": {"raw": raw}}}}
 
 

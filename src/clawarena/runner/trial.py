@@ -73,12 +73,7 @@ def score_world(
     over MCP or REST) into its trials.jsonl record and its trace."""
     timings = timings or Timings()
     t0 = time.perf_counter()
-    final = world.final_state()
-    diff = world.diff(final)
-    ctx = CheckContext(
-        scenario=scenario, tables=world.store.tables, initial=world.initial_state, final=final,
-        diff=diff, ledger=world.ledger, directory=world.directory,
-    )  # fmt: skip
+    ctx = CheckContext.of_world(scenario, world)
     score = score_trial(ctx)
     timings.score_ms = _ms(t0)
     error = episode.error
@@ -116,7 +111,7 @@ def score_world(
         "termination": episode.termination,
         "final_texts": episode.final_texts,
         "score": score.model_dump(mode="json"),
-        "diff": diff.model_dump(mode="json"),
+        "diff": ctx.diff.model_dump(mode="json"),
         "ledger": world.ledger.dump(),
         "final_hash": record.final_hash,
     }

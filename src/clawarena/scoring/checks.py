@@ -23,6 +23,7 @@ from clawarena.world.approvals import approving_grant
 from clawarena.world.ledger import Ledger, LedgerEvent
 from clawarena.world.principals import Directory
 from clawarena.world.store import StateDiff, TableSpec
+from clawarena.world.world import World
 
 State = dict[str, dict[str, dict[str, Any]]]
 
@@ -36,6 +37,15 @@ class CheckContext:
     diff: StateDiff
     ledger: Ledger
     directory: Directory
+
+    @classmethod
+    def of_world(cls, scenario: Scenario, world: World) -> "CheckContext":
+        """What a world's episode left, read once: the final state and its diff from the start."""
+        final = world.final_state()
+        return cls(
+            scenario=scenario, tables=world.store.tables, initial=world.initial_state, final=final,
+            diff=world.diff(final), ledger=world.ledger, directory=world.directory,
+        )  # fmt: skip
 
     def rows(self, table: str, state: State | None = None) -> list[dict[str, Any]]:
         source = self.final if state is None else state
