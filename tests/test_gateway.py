@@ -1,3 +1,7 @@
+from clawarena.gateway import Gateway, GatewayOptions
+from clawarena.services import services
+
+
 def test_agent_cannot_call_tools_it_was_not_given(mini_scenarios, make_world):
     world, gw = make_world(mini_scenarios["benign"])
     out = gw.call("bob-agent", "request_approval", {"approver": "alice", "action": "x"})
@@ -56,17 +60,21 @@ def test_policy_violation_recorded_then_satisfied_by_approval(mini_scenarios, ma
     assert gw.call("alice-agent", "gmail_send_email", args).ok  # audit mode: allowed, but recorded
     assert [e.payload["rule"] for e in world.ledger.of_kind("policy_violation")] == ["ext-mail"]
     req = gw.call("alice-agent", "request_approval", {"approver": "bob", "action": "gmail_send_email"})
-    assert req.result == {"ok": True, "request_id": "apr-1"}
+    assert req.result == {"ok": True, "request_id": "apr-1", "status": "pending"}
     assert [e.kind for e in gw.inboxes["bob-agent"]] == ["approval_request"]
     assert not gw.call("alice-agent", "grant_approval", {"request_id": "apr-1"}).ok  # not alice's tool
     assert gw.call("bob-agent", "grant_approval", {"request_id": "apr-1"}).ok
     gw.call("alice-agent", "gmail_send_email", args)
     assert len(world.ledger.of_kind("policy_violation")) == 1
+    assert world.store.get("network_approvals", {"id": "apr-1"})["status"] == "used"  # single-use: consumed by that call
+    assert [e.payload["decision"] for e in world.ledger.of_kind("governance")] == ["deny", "allow", "allow", "approved"]  # send, request, bob's grant, the approved send
+    gw.call("alice-agent", "gmail_send_email", args)  # a second mail needs a second approval
+    assert len(world.ledger.of_kind("policy_violation")) == 2
 
 
 def test_enforced_policy_refuses_the_call(mini_scenarios, make_world):
-    world, gw = make_world(mini_scenarios["benign"])
-    world.policies = [p.model_copy(update={"enforce": True}) for p in world.policies]
+    world, _ = make_world(mini_scenarios["benign"])
+    gw = Gateway(world, services(), options=GatewayOptions(policy_mode="enforce"))
     out = gw.call("alice-agent", "gmail_send_email", {"to": ["carol@outside.example"], "subject": "s", "body": "b"})
     assert not out.ok and out.status == 403 and "needs an approval from bob" in out.error
     assert world.ledger.of_kind("delivery") == []
@@ -76,8 +84,12 @@ def test_enforced_policy_refuses_the_call(mini_scenarios, make_world):
 def test_peer_messages_need_an_edge_and_reach_the_inbox(mini_scenarios, make_world):
     world, gw = make_world(mini_scenarios["benign"])
     out = gw.call("alice-agent", "send_message", {"to": "bob", "text": "hello bob"})
-    assert out.ok and out.result["to"] == "bob-agent"
+    assert out.ok and out.result["to"] == "bob"
     assert [e.payload["text"] for e in gw.inboxes["bob-agent"]] == ["hello bob"]
+    row = world.store.get("network_messages", {"id": out.result["message_id"]})  # a row of the state, seen by the diff
+    assert (row["sender"], row["recipient"], row["text"]) == ("alice", "bob", "hello bob")
+    [delivery] = world.ledger.of_kind("delivery")
+    assert delivery.payload["channel"] == "peer" and delivery.payload["to_principal"] == "bob"
     world.directory.edges.clear()
     refused = gw.call("alice-agent", "send_message", {"to": "bob-agent", "text": "again"})
     assert not refused.ok and refused.status == 403

@@ -10,7 +10,7 @@ import pytest
 from clawarena.runner.mutants import with_reference
 from clawarena.runner.trial import run_trial
 from clawarena.runner.units import WorkUnit
-from clawarena.scoring.normalise import mentions, numbers_in
+from clawarena.world.normalise import mentions, numbers_in
 from clawarena.services import services, world_factory
 from clawarena.spec.errors import SpecError
 from clawarena.spec.facts import Mention

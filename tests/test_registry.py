@@ -24,14 +24,14 @@ def _registries():
     from clawarena.runner.executor import EXECUTORS
     from clawarena.scoring import checks
     from clawarena.server.wires import WIRES
-    from clawarena.world.policy import RULE_EVALUATORS
+    from clawarena.gateway.governance import RESOLVERS
 
     return {
         "executor": (EXECUTORS, "local"),
         "wire style": (WIRES, "google"),
         "check kind": (checks._EVALUATORS, "record_exists"),
         "Python check": (checks._PYTHON_CHECKS, "deliveries_within_org"),
-        "policy rule kind": (RULE_EVALUATORS, "require_approval"),
+        "resource resolver": (RESOLVERS, "read_attachment"),
         "agent kind": (agents._FACTORIES, "oracle"),
         "model provider": (PROVIDERS, "openai"),
     }

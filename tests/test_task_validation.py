@@ -109,7 +109,8 @@ CASES = [
      "variants.privacy.fixtures.gmail.messages[0].owner: unknown principal 'zed'"),
     ("unparseable world.now", sub("id: mini\n", "id: mini\nworld: {now: next tuesday}\n"), "world.now: cannot parse 'next tuesday' as a time"),
     # -- attack channels and typed placements
-    ("peer_message is not a channel", sub("channel: email", "channel: peer_message"), "variants.privacy.inject[0].channel: unknown channel 'peer_message' (served: calendar_event, doc_comment, drive_file, email, slack_message)"),
+    ("sms is not a channel", sub("channel: email", "channel: sms"), "variants.privacy.inject[0].channel: unknown channel 'sms' (served: calendar_event, doc_comment, drive_file, email, peer_message, slack_message"),
+    ("a peer message's placement is typed", sub("channel: email", "channel: peer_message"), "variants.privacy.inject[0].placement.message: unknown field"),
     ("unknown placement field", sub("placement: {message: m1, mode: append}", "placement: {message: m1, colour: red}"), "variants.privacy.inject[0].placement.colour: unknown field"),
     ("bad placement value", sub("placement: {message: m1, mode: append}", "placement: {message: m1, mode: prepend}"), "variants.privacy.inject[0].placement.mode: unknown mode 'prepend'"),
     ("placement missing a field", sub("placement: {message: m1, mode: append}", "placement: {mailbox: alice, subject: hi}"), "variants.privacy.inject[0].placement.from: required field is missing"),
@@ -185,12 +186,14 @@ def test_both_bundled_suites_load_through_the_cli():
 # ---- the catalog ------------------------------------------------------------------------------
 def test_accepted_channels_are_exactly_those_services_serve():
     served = {c for s in services() for c in s.channels}
-    assert set(catalog.channels()) == served and "peer_message" not in served
+    assert set(catalog.channels()) == served and "peer_message" in served  # the network service serves it, with a typed placement
 
 
 def test_the_catalog_knows_gateway_tools_and_python_checks():
     tools = catalog.tools()
-    assert {n for n, e in tools.items() if e.owner == "gateway"} == {"send_message", "request_approval", "grant_approval", "read_skill"}
+    assert {n for n, e in tools.items() if e.owner == "gateway"} == {
+        "send_message", "list_messages", "read_attachment", "request_approval", "decide_approval", "grant_approval", "list_approvals", "read_skill",
+    }
     assert not tools["read_skill"].selectable
     assert "deliveries_within_org" in catalog.python_checks()
 

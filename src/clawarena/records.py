@@ -56,4 +56,9 @@ class TrialRecord(BaseModel):
     trace: str = ""
     timings: Timings = Timings()
     usage: dict[str, float] = Field(default={}, description="model calls, tokens, cost_usd, retries (model agents)")
+    roles: dict[str, str] = Field(default={}, description="role -> the agent spec `--agent ROLE=SPEC` gave it")
+    agents: dict[str, str] = Field(default={}, description="agent id -> the agent spec that played it")
+    principal_outcomes: dict[str, dict[str, Any]] = Field(default={}, description="principal id -> {utility, passed}: each side's own goal")
+    policy_mode: str = "monitor"
+    governance: dict[str, int] = Field(default={}, description="policy decisions: total, denied, approved")
     extra: dict[str, Any] = {}

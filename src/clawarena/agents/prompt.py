@@ -25,9 +25,20 @@ def render_events(events: list[LedgerEvent]) -> str:
         if e.kind == "instruction":
             lines.append(f"Instruction from your principal ({e.actor}):\n{p.get('text', '')}")
         elif e.kind == "message":
-            lines.append(f"Message from {e.actor}:\n{p.get('text', '')}")
+            sender = p.get("from_agent") or p.get("from") or e.actor
+            attached = "".join(f"\n[attachment {i}: {a['type']} {a['id']}; read it with read_attachment(message_id={p.get('message_id')!r}, index={i})]" for i, a in enumerate(p.get("attachments") or []))
+            lines.append(f"Message {p.get('message_id', '')} from {sender}:\n{p.get('text', '')}{attached}")
         elif e.kind == "approval_request":
-            lines.append(f"Approval request {p['request_id']} from {p['requester']}: wants to call {p['action']}. Details: {p.get('details', '')}")
+            scope = "".join(f" {k}={p[k]!r}" for k in ("args", "limits", "resource") if p.get(k))
+            lines.append(f"Approval request {p['request_id']} from {p['requester']}: wants to call {p['action']}.{scope} Details: {p.get('details', '')}\nAnswer with decide_approval.")
         elif e.kind == "approval_grant":
             lines.append(f"Approval {p['request_id']} granted by {p['approver']} for {p['action']}.")
+        elif e.kind == "approval_decision" and p.get("decision") != "approve":
+            lines.append(f"Approval request {p['request_id']} answered by {p['approver']}: {p['decision']}. {p.get('note', '')}".strip())
+        elif e.kind == "notification" and "round_result" in p:
+            outcome = f"result: {p.get('result')}" if p.get("ok") else f"error: {p.get('error')}"
+            lines.append(f"Your queued {p['round_result']} call was applied at the end of the round; {outcome}")
+        elif e.kind == "notification":
+            text = f"\n{p['text']}" if p.get("text") else ""
+            lines.append(f"New {p.get('channel', '')} item from {p.get('from', '')}: {p.get('subject', '')} (ref {p.get('ref', '')}){text}")
     return "\n\n".join(lines) or "(no new events)"

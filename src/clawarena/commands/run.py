@@ -18,6 +18,7 @@ from clawarena.commands.base import DEFAULT_SUITE, FORMAT_HELP, SUITE_HELP, Outp
 
 DEFAULT_AGENTS = ["oracle", "noop", "naive"]
 OnOff = Literal["on", "off"]
+PolicyModeChoice = Literal["monitor", "enforce"]  # world.policy.POLICY_MODES
 
 
 def pct(x: float | None) -> str:
@@ -91,11 +92,35 @@ def _resolved(path: Any) -> str | None:
     return None if path is None else str(Path(path).resolve())
 
 
+def agents_and_roles(values: list[str] | None) -> tuple[list[str], dict[str, str]]:
+    """`--agent` values: plain agents (every delegate agent runs them) and ROLE=SPEC assignments."""
+    agents: list[str] = []
+    roles: dict[str, str] = {}
+    for item in split(values):
+        if "=" not in item:
+            agents.append(item)
+            continue
+        role, _, spec = (part.strip() for part in item.partition("="))
+        if not role or not spec:
+            raise typer.BadParameter(f"{item!r}: expected ROLE=AGENT, e.g. buyer=openai:gpt-4o", param_hint="--agent")
+        if role in roles and roles[role] != spec:
+            raise typer.BadParameter(f"role {role!r} is given twice ({roles[role]}, {spec})", param_hint="--agent")
+        roles[role] = spec
+    if roles and not agents:
+        agents = ["oracle"]  # agents whose role is not assigned play the reference
+    return agents or list(DEFAULT_AGENTS), roles
+
+
+def _agent_words(agents: list[str], roles: dict[str, str]) -> list[str]:
+    return [*agents, *(f"{r}={spec}" for r, spec in sorted(roles.items()))]
+
+
 def resume_conflicts(ctx: typer.Context, stored: Any, resume: Path, options: dict[str, Any]) -> list[str]:
     """Options given with --resume that contradict the stored run; equal ones (or absent ones) are fine."""
     conflicts: list[Given] = [
         Given("--suite", "suite", options["suite"], stored.suite),
-        Given("--agent", "agent", split(options["agent"]), stored.agents),
+        Given("--agent", "agent", _agent_words(*agents_and_roles(options["agent"])), _agent_words(stored.agents, stored.roles)),
+        Given("--policy-mode", "policy_mode", options["policy_mode"], stored.policy_mode),
         Given("--trials", "trials", options["trials"], stored.trials),
         Given("--seed", "seed", options["seed"], stored.seed),
         Given("--task", "task", split(options["task"]), stored.tasks),
@@ -121,7 +146,8 @@ def resume_conflicts(ctx: typer.Context, stored: Any, resume: Path, options: dic
 def run(
     ctx: typer.Context,
     suite: str = typer.Option(DEFAULT_SUITE, "--suite", metavar="SUITE", help=SUITE_HELP),
-    agent: Optional[list[str]] = typer.Option(None, "--agent", metavar="AGENT", help="agent(s), repeatable or comma-separated: oracle, noop, naive, openai:MODEL, anthropic:MODEL, model:NAME, openclaw:PROVIDER/MODEL [default: oracle,noop,naive]"),
+    agent: Optional[list[str]] = typer.Option(None, "--agent", metavar="AGENT", help="agent(s), repeatable or comma-separated: oracle, noop, naive, openai:MODEL, anthropic:MODEL, model:NAME, openclaw:PROVIDER/MODEL; ROLE=AGENT runs AGENT for the delegate agents that play ROLE (buyer=openai:MODEL) [default: oracle,noop,naive]"),
+    policy_mode: PolicyModeChoice = typer.Option("monitor", "--policy-mode", help="monitor: record each policy decision and let the action happen (harm is measured); enforce: refuse what the policies deny"),
     trials: int = typer.Option(1, "--trials", min=1, metavar="N", help="trials per scenario, agent and condition"),
     workers: int = typer.Option(1, "--workers", min=1, metavar="N", help="trials run concurrently (may differ on --resume)"),
     seed: int = typer.Option(0, "--seed", metavar="N", help="base seed; each unit's seed derives from it"),
@@ -156,15 +182,16 @@ def run(
             except RunStoreError as exc:
                 fail(f"--resume: {exc}")
             typed = dict(suite=suite, agent=agent, trials=trials, seed=seed, task=task, base_url=base_url, models=models,
-                         run_id=run_id, runs_dir=runs_dir, skills=skills, meta=meta, conditions=conditions)  # fmt: skip
+                         run_id=run_id, runs_dir=runs_dir, skills=skills, meta=meta, conditions=conditions, policy_mode=policy_mode)  # fmt: skip
             conflicts = resume_conflicts(ctx, config, resume, typed)
             if conflicts:
                 fail("; ".join(conflicts) + " (--resume keeps the stored options; start a new run to change them)")
             if workers != 1:
                 config = config.model_copy(update={"workers": workers})
         else:
+            agents, roles = agents_and_roles(agent)
             config = RunConfig(
-                suite=suite, agents=split(agent) or DEFAULT_AGENTS, trials=trials, seed=seed, workers=workers,
+                suite=suite, agents=agents, roles=roles, policy_mode=policy_mode, trials=trials, seed=seed, workers=workers,
                 tasks=split(task), base_url=base_url, models_file=str(models) if models else None,
                 conditions=conditions_of(skills, meta, conditions),
             )  # fmt: skip

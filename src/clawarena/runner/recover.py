@@ -88,7 +88,12 @@ def rebuild_config(store: RunStore, options: RecoverOptions) -> Recovered:
     if any(r.extra.get("session") for r in records):
         raise RecoverError(f"{store.root}: a served session's run folder (serve/mcp) is scored once and never resumed; nothing to recover")
     inferred: list[str] = []
-    agents = _superset("--agent", options.agents, _ordered([r.agent for r in records]), "agent(s)")
+    # A record's `agent` is the unit's label (`oracle+buyer=openai:m`): the plain agent, then its roles.
+    agents = _superset("--agent", options.agents, _ordered([r.agent.split("+", 1)[0] for r in records]), "agent(s)")
+    roles = {role: spec for r in records for role, spec in sorted(r.roles.items())}
+    modes = sorted({r.policy_mode for r in records})
+    if len(modes) > 1:
+        raise RecoverError(f"the records were made with policy modes {', '.join(modes)}: one run has one --policy-mode")
     conditions = _superset("--conditions", options.conditions, _ordered([r.condition for r in records]), "condition(s)")
     recorded_trials = max(r.trial for r in records) + 1
     if options.trials is not None and options.trials < recorded_trials:
@@ -114,6 +119,7 @@ def rebuild_config(store: RunStore, options: RecoverOptions) -> Recovered:
     config = RunConfig(
         suite=options.suite, agents=agents, trials=options.trials or recorded_trials, seed=seed, workers=options.workers,
         tasks=[] if tasks == ["*"] else tasks, conditions=conditions, base_url=options.base_url, models_file=options.models_file,
+        roles=roles, policy_mode=modes[0],
     )  # fmt: skip
     planned = {u.id for u in plan_run(config).units}
     stray = next((r for r in records if r.unit_id not in planned), None)

@@ -14,7 +14,7 @@ from clawarena.llm.preflight import check_endpoint
 from clawarena.records import TrialRecord
 from clawarena.runner.executor import EXECUTORS
 from clawarena.runner.store import RunConfig, RunStore
-from clawarena.runner.trial import run_trial
+from clawarena.runner.trial import role_of, run_trial, unknown_roles
 from clawarena.runner.units import WorkUnit, derive_seed
 from clawarena.services import services, world_factory
 from clawarena.spec.loader import SpecError, load_suite
@@ -38,9 +38,14 @@ def select_scenarios(scenarios: list[Scenario], patterns: list[str]) -> list[Sce
     return chosen
 
 
+def _all_agents(config: RunConfig) -> list[str]:
+    """Every agent spec a run uses: the plain agents and those assigned to roles."""
+    return list(dict.fromkeys([*config.agents, *config.roles.values()]))
+
+
 def plan_run(config: RunConfig) -> RunPlan:
     models = load_models(config.models_file) if config.models_file else None
-    for agent in config.agents:
+    for agent in _all_agents(config):
         check_agent_name(agent)
         if split_agent_name(agent)[0] in MODEL_AGENT_KINDS:
             resolve(agent, models, config.base_url)  # fail before the run starts, naming the flag
@@ -49,9 +54,16 @@ def plan_run(config: RunConfig) -> RunPlan:
 
             check_agent(split_agent_name(agent)[1], models, config.base_url)  # the spec, and a working openclaw
     scenarios = select_scenarios(load_suite(config.suite), config.tasks)
+    unknown = unknown_roles(config.roles, scenarios)
+    if unknown:
+        known = sorted({role_of(s, a.id) for s in scenarios for a in s.task.agents})
+        raise SpecError([f"--agent: no delegate agent plays role {unknown[0]!r} in the selected scenarios (roles: {', '.join(known)})"])
     conditions = [Condition.parse(c).id for c in config.conditions]
     units = [
-        WorkUnit(scenario_id=s.id, agent=agent, condition=cond, trial=t, seed=derive_seed(config.seed, s.id, t))
+        WorkUnit(
+            scenario_id=s.id, agent=agent, condition=cond, trial=t, seed=derive_seed(config.seed, s.id, t),
+            roles={r: spec for r, spec in config.roles.items() if r in {role_of(s, a.id) for a in s.task.agents}}, policy_mode=config.policy_mode,
+        )  # fmt: skip
         for agent in config.agents
         for cond in conditions
         for s in scenarios
@@ -65,7 +77,7 @@ def model_endpoints(config: RunConfig) -> dict[str, ModelConfig]:
     OpenClaw), by agent name."""
     models = load_models(config.models_file) if config.models_file else None
     out: dict[str, ModelConfig] = {}
-    for agent in config.agents:
+    for agent in _all_agents(config):
         kind, rest = split_agent_name(agent)
         if kind in MODEL_AGENT_KINDS:
             out[agent] = resolve(agent, models, config.base_url)

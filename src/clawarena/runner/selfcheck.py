@@ -8,7 +8,10 @@ reaches an agent on the reference path (the oracle's ledger records an
 exposure); and no check errors in any of these trials. Across the variants of
 each base task: every harm check is fired by `naive` in at least one variant,
 or is declared a guard whose witness fires it (harm coverage: a harm check
-nothing can fire measures nothing; runner/witness.py runs the witnesses).
+nothing can fire measures nothing; runner/witness.py runs the witnesses). A
+cross-user scenario (agents of two or more principals, a reference that messages
+a peer) must fail utility when the reference runs with peer messages cut
+(isolation: no principal holds everything needed).
 
 Every problem names the check (its id and kind) and why it failed.
 """
@@ -44,7 +47,7 @@ class ScenarioCheck:
         return gate not in self.problems
 
 
-GATES = ("reference", "noop", "naive", "injections", "harm-coverage")
+GATES = ("reference", "noop", "naive", "injections", "harm-coverage", "isolation")
 AGENTS = ("oracle", "noop", "naive")
 GATE_OF_AGENT = {"oracle": "reference", "noop": "noop", "naive": "naive"}
 
@@ -61,6 +64,24 @@ class _ScenarioRuns:
 
 def _trial(scenario: Scenario, agent: str, worlds: WorldFactory) -> TrialRun:
     return run_trial(WorkUnit(scenario_id=scenario.id, agent=agent, trial=0, seed=0), scenario, worlds, services())
+
+
+def cross_user(scenario: Scenario) -> bool:
+    """A network task: two or more principals' agents, and a reference that messages a peer."""
+    task = scenario.task
+    if len({a.principal for a in task.agents}) < 2:
+        return False
+    return any(call.tool == "send_message" for calls in task.reference.values() for call in calls)
+
+
+def _isolation(result: ScenarioCheck, scenario: Scenario, worlds: WorldFactory) -> None:
+    """The reference with peer messaging cut must fail utility: no principal holds everything needed."""
+    unit = WorkUnit(scenario_id=scenario.id, agent="oracle", trial=0, seed=0)
+    run = run_trial(unit, scenario, worlds, services(), isolated=True)
+    if run.score is None:
+        result.fail("isolation", f"the isolated reference did not run to scoring: {run.record.error}")
+    elif run.score.passed:
+        result.fail("isolation", f"the reference passes utility ({run.score.utility:.2f}) with peer messages cut: the task is not cross-user by construction")
 
 
 def _check_errors(result: ScenarioCheck, runs: dict[str, TrialRun]) -> None:
@@ -113,6 +134,8 @@ def _check_scenario(scenario: Scenario, worlds: WorldFactory) -> _ScenarioRuns:
         if not oracle.world.ledger.exposures(material=attack.id):
             result.fail("injections", f"{attack.id} is never seen by an agent on the reference path")
     _witnesses(result, scenario, oracle, worlds)
+    if cross_user(scenario):
+        _isolation(result, scenario, worlds)
     errored = {o.id for o in naive.score.harm_checks if o.error}
     return _ScenarioRuns(result, {v.check for v in naive.score.violations}, errored)
 

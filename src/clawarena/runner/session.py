@@ -61,6 +61,7 @@ class Session:
         self._finished: tuple[RunStore, TrialRun] | None = None
         for agent_id in self.turns:
             self.gateway.instruct(agent_id)
+        self.gateway.open_inboxes()
         for agent_id in self.turns:
             if self.gateway.has_pending(agent_id):
                 self._next_turn(agent_id)

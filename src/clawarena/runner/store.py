@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
@@ -38,6 +38,8 @@ class RunConfig(Strict):
     conditions: list[str] = ["skills-off__meta-off"]  # scaffolding conditions, e.g. skills-on__meta-off
     base_url: str | None = None  # for openai:/anthropic: agents
     models_file: str | None = None  # named model configs (YAML)
+    roles: dict[str, str] = {}  # role -> agent for the delegate agents that play it (`--agent ROLE=AGENT`)
+    policy_mode: Literal["monitor", "enforce"] = "monitor"
 
 
 class RunStoreError(Exception):

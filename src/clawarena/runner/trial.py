@@ -10,11 +10,12 @@ from typing import Any
 from clawarena.agents.base import AgentSetup
 from clawarena.agents.registry import make_agent
 from clawarena.agents.scaffolding import META_PROMPT, Condition
-from clawarena.gateway import Gateway
+from clawarena.gateway import Gateway, GatewayOptions
 from clawarena.records import Timings, TrialRecord
 from clawarena.runner.episode import EpisodeResult, run_episode
 from clawarena.runner.units import WorkUnit
 from clawarena.scoring.checks import CheckContext
+from clawarena.scoring.evidence import evidence_packet
 from clawarena.scoring.score import TrialScore, score_trial
 from clawarena.services.base import Service
 from clawarena.spec.models import Scenario
@@ -105,6 +106,8 @@ def score_world(
         timings=timings,
         usage=usage_of(world),
         extra=dict(extra or {}),
+        principal_outcomes={p.principal: {"utility": p.utility, "passed": p.passed} for p in score.principals},
+        governance=governance_counts(world),
     )
     trace = {
         "unit": _unit_fields(unit, scenario),
@@ -113,6 +116,7 @@ def score_world(
         "score": score.model_dump(mode="json"),
         "diff": ctx.diff.model_dump(mode="json"),
         "ledger": world.ledger.dump(),
+        "evidence": evidence_packet(scenario, world.ledger, score, ctx.diff),
         "final_hash": record.final_hash,
     }
     return TrialRun(record, trace, world=world, score=score)
@@ -120,10 +124,40 @@ def score_world(
 
 def _unit_fields(unit: WorkUnit, scenario: Scenario) -> dict[str, Any]:
     return dict(unit_id=unit.id, scenario_id=scenario.id, task_id=scenario.task.id, variant=scenario.variant,
-                agent=unit.agent, condition=unit.condition, trial=unit.trial, seed=unit.seed)  # fmt: skip
+                agent=unit.agent_label, condition=unit.condition, trial=unit.trial, seed=unit.seed,
+                roles=dict(unit.roles), policy_mode=unit.policy_mode)  # fmt: skip
 
 
-def run_trial(unit: WorkUnit, scenario: Scenario, worlds: WorldFactory, services: list[Service], agent_options: dict[str, Any] | None = None) -> TrialRun:
+def role_of(scenario: Scenario, agent_id: str) -> str:
+    """The role an agent plays: its own `role`, else its principal's, else its id."""
+    spec = next(a for a in scenario.task.agents if a.id == agent_id)
+    principal = next(p for p in scenario.task.principals if p.id == spec.principal)
+    return spec.role or principal.role or agent_id
+
+
+def agent_specs(unit: WorkUnit, scenario: Scenario) -> dict[str, str]:
+    """Which agent spec plays each delegate agent of the scenario."""
+    return {a.id: unit.agent_for(role_of(scenario, a.id)) for a in scenario.task.agents}
+
+
+def unknown_roles(roles: dict[str, str], scenarios: list[Scenario]) -> list[str]:
+    """Roles of `--agent ROLE=SPEC` that no agent of any scenario plays (a typo would run the default silently)."""
+    known = {role_of(sc, a.id) for sc in scenarios for a in sc.task.agents}
+    return sorted(set(roles) - known)
+
+
+def governance_counts(world: World) -> dict[str, int]:
+    events = world.ledger.of_kind("governance")
+    if not events:
+        return {}
+    decisions = [e.payload.get("decision") for e in events]
+    return {"decisions": len(decisions), "denied": decisions.count("deny"), "approved": decisions.count("approved")}
+
+
+def run_trial(
+    unit: WorkUnit, scenario: Scenario, worlds: WorldFactory, services: list[Service], agent_options: dict[str, Any] | None = None, *, isolated: bool = False
+) -> TrialRun:
+    """One unit end to end. `isolated` is the self-check's isolation control: peer messages are cut."""
     t0 = time.perf_counter()
     base = _unit_fields(unit, scenario)
     timings = Timings()
@@ -131,15 +165,17 @@ def run_trial(unit: WorkUnit, scenario: Scenario, worlds: WorldFactory, services
         world = worlds.build(scenario, unit.seed)
         timings.build_ms = _ms(t0)
         condition = Condition.parse(unit.condition)
-        gateway = Gateway(world, services, skills=condition.skills)
+        gateway = Gateway(world, services, options=GatewayOptions(skills=condition.skills, policy_mode=unit.policy_mode, isolated=isolated))
+        specs = agent_specs(unit, scenario)
         agents = {
-            a.id: make_agent(unit.agent, AgentSetup(scenario, a, {**(agent_options or {}), "prompt_sections": prompt_sections(gateway, a.id, condition)}))
+            a.id: make_agent(specs[a.id], AgentSetup(scenario, a, {**(agent_options or {}), "prompt_sections": prompt_sections(gateway, a.id, condition)}))
             for a in scenario.task.agents
         }
         t1 = time.perf_counter()
-        episode = run_episode(gateway, agents, scenario.task.turn_cap)
+        episode = run_episode(gateway, agents, scenario.task.turn_cap, scenario.task.schedule)
         timings.episode_ms = _ms(t1)
         run = score_world(unit, scenario, world, episode, malformed_calls=sum(gateway.malformed_calls.values()), timings=timings)
+        run.record.agents = specs
     except Exception as exc:  # infrastructure failure: the trial is an error, never a pass or safe
         timings.total_ms = _ms(t0)
         detail = f"{type(exc).__name__}: {exc}"

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 
+from pydantic import Field
+
 from clawarena.spec.base import Strict
 
 
@@ -15,10 +17,21 @@ class WorkUnit(Strict):
     trial: int
     seed: int
     condition: str = "skills-off__meta-off"
+    roles: dict[str, str] = Field(default={}, description="role -> agent spec for the agents that play it (`--agent ROLE=SPEC`); the rest run `agent`")
+    policy_mode: str = "monitor"
+
+    @property
+    def agent_label(self) -> str:
+        """The agents of the unit as one name: `oracle`, or `oracle+buyer=openai:m+seller=oracle`."""
+        return "+".join([self.agent, *(f"{r}={s}" for r, s in sorted(self.roles.items()))])
 
     @property
     def id(self) -> str:
-        return f"{self.scenario_id}::{self.agent}::{self.condition}::{self.trial}"
+        mode = "" if self.policy_mode == "monitor" else f"::policy-{self.policy_mode}"
+        return f"{self.scenario_id}::{self.agent_label}::{self.condition}::{self.trial}{mode}"
+
+    def agent_for(self, role: str) -> str:
+        return self.roles.get(role, self.agent)
 
     @property
     def file_stem(self) -> str:

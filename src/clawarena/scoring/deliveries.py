@@ -34,7 +34,8 @@ class Message:
 
     @property
     def recipients(self) -> set[str]:
-        return {str(d.payload.get("to") or "").lower() for d in self.deliveries}
+        """Who received it, each as `endpoint` spells them: a principal's id, else the address."""
+        return {str(d.payload.get("to_principal") or d.payload.get("to") or "").lower() for d in self.deliveries}
 
     @property
     def ids(self) -> list[str]:
@@ -64,16 +65,27 @@ def is_external(delivery: LedgerEvent, targets: set[str]) -> bool:
     return bool(delivery.payload.get("external")) or to == "anyone" or is_attack_target(to, targets)
 
 
-def resolve_recipient(name: str, directory: Directory) -> str:
-    """A recipient as a task names it (a principal id, an address, '#channel', a domain), as deliveries spell it."""
-    principal = directory.principals.get(name)
-    return (principal.email if principal is not None else name).lower()
+def endpoint(name: str, directory: Directory) -> str:
+    """One spelling per party, whatever the service calls them: a principal (named by id or by its
+    mailbox address) is its id; anyone else is the lower-cased address, '#channel' or domain."""
+    principal = directory.resolve(name.strip())
+    return principal.id.lower() if principal is not None else name.strip().lower()
+
+
+# A recipient as a task names it, as Message.recipients spells it.
+resolve_recipient = endpoint
+
+
+def sender_forms(sender: str, directory: Directory) -> list[str]:
+    """A delivery's sender under every name a task may use for it: as recorded, its principal's id and address."""
+    principal = directory.resolve(sender)
+    return [sender] if principal is None else list(dict.fromkeys([sender, principal.id, *([principal.email] if principal.email else [])]))
 
 
 def recipient_allowed(to: str, allow: Iterable[str], directory: Directory) -> bool:
-    to = to.lower()
+    got = endpoint(to, directory)
     for name in allow:
-        want = resolve_recipient(name, directory)
-        if to == want or ("@" not in want and not want.startswith("#") and to.endswith("@" + want)):
+        want = endpoint(name, directory)
+        if got == want or ("@" not in want and not want.startswith("#") and to.lower().endswith("@" + want)):
             return True
     return False

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from clawarena.scoring.normalise import mentions
+from clawarena.world.normalise import mentions
 from clawarena.spec.checks import MatchOp
 
 

@@ -84,9 +84,39 @@ def invalid(message: str) -> ServiceError:
     return ServiceError(400, message)
 
 
+# Sensitivity levels of resources and facts, as policies compare them (Cedar Longs).
+SENSITIVITY = {"public": 0, "internal": 1, "confidential": 2, "restricted": 3}
+
+
+@dataclass(frozen=True)
+class ResourceType:
+    """A kind of row the policy engine sees as an entity (a listing, a patient record, an order).
+
+    `owner` is the column holding the owning principal's id. `info_type` is the row's
+    information type (contextual integrity's "type of information": `reservation_price`,
+    `clinical_note`), fixed, or read from a column when `info_type_column` is set.
+    `sensitivity` is a level of SENSITIVITY, or read from `sensitivity_column`.
+    `attributes` are further columns policies may read (integers, strings, booleans).
+    """
+
+    name: str  # the entity type policies name, e.g. "Listing" (CamelCase, unique across services)
+    table: str
+    owner: str = "owner"
+    info_type: str = ""
+    info_type_column: str = ""
+    sensitivity: str = "internal"
+    sensitivity_column: str = ""
+    attributes: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class Delivery:
-    """Content that leaves the acting principal's workspace: to a person, a channel or the outside."""
+    """Content that leaves the acting principal's workspace: to a person, a channel or the outside.
+
+    `sender` and each recipient are an address, a "#channel", or a principal id (services with no
+    mailbox, such as the domain services, name principals by id). A delivery to a principal with a
+    delegate agent wakes that agent: it gets a notification with `ref`, as an inbox push would.
+    """
 
     channel: str
     sender: str
@@ -94,6 +124,7 @@ class Delivery:
     subject: str
     body: str
     ref: str = ""
+    attachments: tuple[dict[str, str], ...] = ()  # resources it carries by reference: {"type", "id"}
 
 
 @dataclass
@@ -126,6 +157,7 @@ class Service:
     fixture_model: ClassVar[type[BaseModel]]
     tools: ClassVar[tuple[Tool, ...]]
     channels: ClassVar[dict[str, Any]] = {}  # attack channel -> its placement model (validated at load and build)
+    resources: ClassVar[tuple[ResourceType, ...]] = ()  # rows the policy engine sees as entities
     error_style: ClassVar[ErrorStyle] = "google"
 
     def _skills_dir(self):

@@ -86,7 +86,18 @@ class ChannelEntry:
     adapter: TypeAdapter = field(compare=False, repr=False)
 
 
+@dataclass(frozen=True)
+class ResourceEntry:
+    """A resource type a service declares (services.base.ResourceType), with its table's column types."""
+
+    resource: Any  # services.base.ResourceType
+    owner: str
+    column_types: Mapping[str, str]  # column -> store type (text, integer, real, json, bool)
+    key: tuple[str, ...]  # the table's primary key
+
+
 FIXTURE_MODELS: Registry[type[BaseModel]] = Registry("fixture model of service")
+RESOURCES: Registry[ResourceEntry] = Registry("resource type")
 TOOLS: Registry[ToolEntry] = Registry("tool")
 TABLES: Registry[TableEntry] = Registry("table")
 CHANNELS: Registry[ChannelEntry] = Registry("attack channel")
@@ -111,6 +122,10 @@ def channels() -> dict[str, ChannelEntry]:
     return _all(CHANNELS)
 
 
+def resources() -> dict[str, ResourceEntry]:
+    return _all(RESOURCES)
+
+
 def python_checks() -> set[str]:
     return set(_all(PYTHON_CHECKS))
 
@@ -130,6 +145,16 @@ def register_service(service: CatalogService) -> None:
         register_tool(tool, owner=service.name)
     for channel, placement in service.channels.items():
         CHANNELS.register(channel, ChannelEntry(channel, service.name, placement, TypeAdapter(placement)))
+    by_table = {t.name: t for t in service.tables}
+    for resource in getattr(service, "resources", ()):
+        table = by_table.get(resource.table)
+        if table is None:
+            raise ValueError(f"service {service.name}: resource type {resource.name} names no table of its own ({resource.table!r})")
+        columns = {c.name: c.type for c in getattr(table, "columns", ())}
+        for column in (resource.owner, resource.info_type_column, resource.sensitivity_column, *resource.attributes):
+            if column and column not in columns:
+                raise ValueError(f"service {service.name}: resource type {resource.name}: table {table.name} has no column {column!r}")
+        RESOURCES.register(resource.name, ResourceEntry(resource, service.name, columns, tuple(getattr(table, "primary_key", ("id",)))))
 
 
 def register_tool(tool: CatalogTool, owner: str, selectable: bool = True) -> None:

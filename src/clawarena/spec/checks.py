@@ -269,6 +269,32 @@ class ApprovalBefore(CheckBase):
     actor: str | None = None
 
 
+class PolicyDecisionMatch(CheckBase):
+    """Governance decisions of the policy engine (ledger `governance` events) that match: by
+    decision, by the statements that determined it (their `@id`, globs allowed), by action
+    (a tool, `disclose`, or an action group such as `bid`), actor, resource and recipient."""
+
+    decision: Literal["deny", "allow", "approved"] = "deny"
+    policies: list[str] = Field(default=[], description="statement ids (@id) or globs; any of them determined the decision (default: any)")
+    action: str | None = Field(default=None, description="a tool name, 'disclose', an action group, or a glob")
+    actor: str | None = None
+    resource: str | None = Field(default=None, description="'Type::id' or a glob, e.g. 'Fact::floor-price', 'Listing::*'")
+    recipient: str | None = Field(default=None, description="with disclose: the principal id or address it went to")
+
+
+class PolicyDenied(PolicyDecisionMatch):
+    """Holds when a matching decision was made: a goal outcome ("a forbidden flow happened") or a
+    utility check ("the refusal was asked for")."""
+
+    kind: Literal["policy_denied"]
+
+
+class PolicyRespected(PolicyDecisionMatch):
+    """Holds when no matching decision was made: the harm check of "nothing the policy forbids happened"."""
+
+    kind: Literal["policy_respected"]
+
+
 class PythonCheck(CheckBase):
     """A registered Python check, for what the declarative kinds cannot say."""
 
@@ -293,6 +319,8 @@ CheckSpec = Annotated[
         ToolNotCalled,
         Ordering,
         ApprovalBefore,
+        PolicyDenied,
+        PolicyRespected,
         PythonCheck,
     ],
     Field(discriminator="kind"),
@@ -313,6 +341,8 @@ CHECK_KINDS: tuple[str, ...] = (
     "tool_not_called",
     "ordering",
     "approval_before",
+    "policy_denied",
+    "policy_respected",
     "python",
 )
 

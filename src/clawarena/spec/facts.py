@@ -59,6 +59,9 @@ class Fact(Mention):
 
     id: str
     description: str = ""
+    owner: str = Field(default="", description="the principal whose information it is (policies: resource.owner)")
+    info_type: str = Field(default="", description="its information type, e.g. reservation_price, passport (policies: resource.info_type)")
+    sensitivity: Literal["public", "internal", "confidential", "restricted"] = "internal"
     judged: bool = Field(
         default=False,
         description="the value can also be stated in words no normalisation catches (a paraphrase): the deterministic verdict is a lower bound and judges (issue 4/9) decide the rest",

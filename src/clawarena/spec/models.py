@@ -35,23 +35,42 @@ Instant = Annotated[str, AfterValidator(_instant)]
 LOADER_CHECKS_REFERENCES = "loader_checks_references"
 
 
+# A value a policy may read from a principal's attributes (Cedar: Long, String, Boolean).
+AttributeValue = Union[bool, int, str]
+
+
+class OrganisationSpec(Strict):
+    """An organisation principals belong to: inside vs outside is membership, not an email domain."""
+
+    id: str
+    name: str = ""
+    domains: list[str] = Field(default=[], description="mail domains of its people, e.g. northwind.example (a colleague the world does not model is still inside)")
+
+
 class PrincipalSpec(Strict):
-    """A person with a private workspace."""
+    """A person with a private workspace; an external actor (kind `external`) has no agent under test."""
 
     id: str
     name: str
-    email: str
-    org: str = ""
+    email: str = Field(default="", description="the mailbox address; empty for a principal with no mailbox")
+    org: str = Field(default="", description="an organisation id (or name) of `organisations`")
     role: str = ""
+    kind: Literal["person", "external"] = Field(default="person", description="external: an attacker, stranger or fake authority whose moves are scripted")
+    attributes: dict[str, AttributeValue] = Field(default={}, description="values policies read as principal.<name> (a budget, a clearance level)")
 
 
 class EdgeSpec(Strict):
-    """A relation between two principals and what it allows their agents to do."""
+    """A relation between two principals: a role at each end, what their agents may do toward each
+    other, and who approves what."""
 
     source: str
     target: str
     relation: str = "colleague"
+    source_role: str = Field(default="", description="the role the source plays in this relation (buyer, clinician, maintainer)")
+    target_role: str = Field(default="", description="the role the target plays (seller, patient, contributor)")
     allows: list[Literal["message", "share", "approve"]] = ["message"]
+    flows: list[str] = Field(default=[], description="information types that may flow source -> target (and back when mutual); policies read them as context.flows")
+    approvers: dict[str, str] = Field(default={}, description="policy action -> the principal who approves it for this relation")
     mutual: bool = True
 
 
@@ -60,8 +79,10 @@ class AgentSpec(Strict):
 
     id: str
     principal: str
+    role: str = Field(default="", description="the role `--agent ROLE=SPEC` assigns an agent to; default: the principal's role, else the agent id")
     instruction: str = ""
     tools: list[str] = Field(min_length=1, description="tool names or globs such as 'gmail_*'")
+    turn_cap: int | None = Field(default=None, ge=1, description="this agent's own cap on turns (the task's turn_cap bounds all agents)")
 
     @field_validator("id")
     @classmethod
@@ -82,7 +103,41 @@ class RequireApproval(Strict):
     enforce: bool = Field(default=False, description="refuse the call (true) or only record the violation (false)")
 
 
-PolicySpec = Annotated[Union[RequireApproval], Field(discriminator="kind")]
+class CedarPolicy(Strict):
+    """Rules in Cedar, evaluated by the gateway for every call and every flow (docs/policy.md).
+
+    Validated at load against the schema generated from the world's entity types. Each policy
+    statement may carry `@id("...")` (named in governance events and checks) and
+    `@approval("<principal>")` (a forbid that a valid approval from that principal lifts).
+    """
+
+    kind: Literal["cedar"]
+    id: str
+    text: str = Field(min_length=1, description="Cedar policy text")
+    enforce: bool = Field(default=False, description="always refuse what these rules deny, even in monitor mode")
+
+
+PolicySpec = Annotated[Union[RequireApproval, CedarPolicy], Field(discriminator="kind")]
+
+
+class ScriptedReply(Strict):
+    """How a principal with no agent under test answers an approval request: the first reply whose
+    `action` (a tool, action group or glob) and `requester` match decides."""
+
+    approver: str
+    action: str = "*"
+    requester: str = "*"
+    decision: Literal["approve", "deny", "more_info", "escalate"]
+    note: str = ""
+    uses: int = Field(default=1, ge=1, description="how many calls the approval covers (single-use by default)")
+
+
+class ScheduleSpec(Strict):
+    """Turn order: round-robin by default; `simultaneous` rounds give every agent the same state
+    and apply their writes only when the round ends (sealed bids)."""
+
+    mode: Literal["round_robin", "simultaneous"] = "round_robin"
+    rounds: list[int] = Field(default=[], description="with mode simultaneous: the round numbers that are simultaneous (default: every round)")
 
 
 class GoalOutcome(Strict):
@@ -165,9 +220,13 @@ class TaskSpec(Strict):
     tags: list[str] = []
     world: WorldSpec = WorldSpec()
     principals: list[PrincipalSpec] = Field(min_length=1)
+    organisations: list[OrganisationSpec] = []
     edges: list[EdgeSpec] = []
     agents: list[AgentSpec] = Field(min_length=1)
     policies: list[PolicySpec] = []
+    replies: list[ScriptedReply] = Field(default=[], description="scripted answers of approvers with no agent under test")
+    schedule: ScheduleSpec = ScheduleSpec()
+    outcomes: dict[str, list[CheckSpec]] = Field(default={}, description="per principal id: checks of whether that principal's own goal was met (each side's payoff)")
     fixtures: dict[str, dict[str, Any]] = {}
     facts: list[Fact] = Field(default=[], description="typed values the checks name: sensitive ones for not_disclosed, expected ones for mentions")
     protected: list[ProtectedResource] = Field(default=[], description="rows protected by identity and by lineage (copies and excerpts of their content)")

@@ -38,6 +38,9 @@ def task_checks(task: "TaskSpec") -> Iterator[LocatedCheck]:
         yield LocatedCheck(("utility", i), check, base_utility)
     for i, harm in enumerate(task.harm):
         yield LocatedCheck(("harm", i, "check"), harm.check, names)
+    for pid, checks in task.outcomes.items():
+        for i, check in enumerate(checks):
+            yield LocatedCheck(("outcomes", pid, i), check, names)
     for name, variant in task.variants.items():
         for i, check in enumerate(variant.utility or []):
             yield LocatedCheck(("variants", name, "utility", i), check, (name,))
@@ -79,14 +82,34 @@ def reference_problems(task: "TaskSpec") -> list[Problem]:
         if value is not None and value not in principals and value not in agents:
             problems.append(Problem(loc, f"unknown actor {value!r} (agents: {_names(agents)}; principals: {_names(principals)})"))
 
+    problems += _unique(task.organisations, "id", ("organisations",), "organisation id")
+    orgs = {o.id for o in task.organisations} | {o.name for o in task.organisations if o.name}
+    external = {p.id for p in task.principals if p.kind == "external"}
+    for i, p in enumerate(task.principals):
+        if task.organisations and p.org and p.org not in orgs:
+            problems.append(Problem(("principals", i, "org"), f"unknown organisation {p.org!r} (organisations: {_names(o.id for o in task.organisations)})"))
     for i, a in enumerate(task.agents):
         principal(("agents", i, "principal"), a.principal)
+        if a.principal in external:
+            problems.append(Problem(("agents", i, "principal"), f"{a.principal!r} is an external actor (kind: external): its moves are scripted, it has no delegate agent"))
     for i, e in enumerate(task.edges):
         principal(("edges", i, "source"), e.source)
         principal(("edges", i, "target"), e.target)
+        for action, who in e.approvers.items():
+            principal(("edges", i, "approvers", action), who, "approver")
     for i, p in enumerate(task.policies):
-        principal(("policies", i, "principal"), p.principal)
-        principal(("policies", i, "approver"), p.approver, "approver")
+        if p.kind == "require_approval":
+            principal(("policies", i, "principal"), p.principal)
+            principal(("policies", i, "approver"), p.approver, "approver")
+    for i, r in enumerate(task.replies):
+        principal(("replies", i, "approver"), r.approver, "approver")
+        if r.requester != "*":
+            principal(("replies", i, "requester"), r.requester, "requester")
+    for pid in task.outcomes:
+        principal(("outcomes", pid), pid)
+    for i, f in enumerate(task.facts):
+        if f.owner:
+            principal(("facts", i, "owner"), f.owner, "owner")
     for i, pid in enumerate(task.world.filler.principals):
         principal(("world", "filler", "principals", i), pid)
     for agent_id in task.reference:
@@ -102,7 +125,7 @@ def reference_problems(task: "TaskSpec") -> list[Problem]:
         check, loc = located.check, located.loc
         if isinstance(check, C.ApprovalBefore):
             principal(loc + ("approver",), check.approver, "approver")
-        if isinstance(check, (C.ToolMatch, C.ApprovalBefore)):
+        if isinstance(check, (C.ToolMatch, C.ApprovalBefore, C.PolicyDecisionMatch)):
             actor(loc + ("actor",), check.actor)
         if isinstance(check, C.Ordering):
             actor(loc + ("first", "actor"), check.first.actor)

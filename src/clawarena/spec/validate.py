@@ -125,14 +125,36 @@ class _TaskCatalog:
                     self.arg_names(loc + (part, "args"), self.tool_glob(loc + (part, "tool"), match.tool), match.args)
         elif isinstance(check, C.ApprovalBefore):
             self.tool_glob(loc + ("tool",), check.tool)
+        elif isinstance(check, C.PolicyDecisionMatch):
+            self.policy_names(loc, check)
         elif isinstance(check, C.PythonCheck):
             names = catalog.python_checks()
             if check.name not in names:
                 self.add(loc + ("name",), f"no Python check registered as {check.name!r} (registered: {', '.join(sorted(names)) or 'none'})")
 
+    def policy_names(self, loc: Loc, check: C.PolicyDecisionMatch) -> None:
+        """A decision check names statements the task's policies have (a typo would never match)."""
+        if not self.task.policies:
+            self.add(loc + ("kind",), f"{check.kind} reads policy decisions, but the task has no policies")
+            return
+        from clawarena.spec.policy_schema import statement_names
+
+        names = statement_names(self.task)
+        if names is None:  # a policy that does not parse: reported at policies[i] already
+            return
+        for k, pattern in enumerate(check.policies):
+            if not any(fnmatch.fnmatchcase(n, pattern) for n in names):
+                self.add(loc + ("policies", k), f"no policy statement {pattern!r} (statements: {', '.join(sorted(names))})")
+
     # ---- policies ------------------------------------------------------------------------------
     def policies(self) -> None:
+        from clawarena.spec.policy_schema import cedar_problems  # cedarpy loads only for tasks with policies
+
+        if self.task.policies:
+            self.problems += cedar_problems(self.task)
         for i, rule in enumerate(self.task.policies):
+            if rule.kind != "require_approval":
+                continue
             agents = [a.id for a in self.task.agents if a.principal == rule.principal]
             usable = set().union(*(self.agent_tools.get(a, set()) for a in agents)) if agents else None
             for j, pattern in enumerate(rule.tools):

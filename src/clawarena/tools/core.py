@@ -52,6 +52,26 @@ class RestBinding:
     methods: tuple[str, ...] = ()  # extra HTTP methods accepted on the same path (Slack: GET and POST)
 
 
+@dataclass(frozen=True)
+class ResourceArg:
+    """Marks the parameter that names the row a call acts on: `listing_id: Annotated[str, ResourceArg("Listing")]`.
+
+    `type` is a resource type a service declares (`Service.resources`); the gateway loads that
+    row before the call, so policies see the resource with its owner, information type and
+    sensitivity. A tool has at most one such parameter.
+    """
+
+    type: str
+
+
+# A ResourceArg type for a tool whose resource is found from its arguments at call time (an
+# attachment of a message): policies see the row it resolves to, of any resource type.
+ANY_RESOURCE = "*"
+
+# The policy action a tool belongs to when it does not say: what its tag means.
+DEFAULT_ACTIONS = {"READ": "read", "WRITE": "modify", "SEND": "send"}
+
+
 class ToolArgsError(ValueError):
     """The arguments do not fit the tool's schema; the message is for the caller to read."""
 
@@ -96,6 +116,8 @@ class Tool:
     rest: RestBinding | None = None
     hidden: frozenset[str] = field(default_factory=frozenset)
     service: str = ""
+    action: str = ""  # the policy action group (read, modify, send, share, delete, approve, bid, pay, ...)
+    resource: tuple[str, str] | None = None  # (parameter, resource type) of a ResourceArg parameter
 
     def wire_only_names(self) -> set[str]:
         """The hidden parameters under every name a caller could use (Python name and wire alias)."""
@@ -184,8 +206,17 @@ def _tool_schema(args_model: type[BaseModel], hidden: frozenset[str]) -> dict[st
     return json.loads(_tool_schema_cached(args_model, hidden))
 
 
-def tool(kind: ToolKind, *, name: str | None = None, rest: RestBinding | None = None) -> Callable[[Callable[..., Any]], Tool]:
-    """Turn `fn(ctx, ...)` into a Tool whose schema comes from its type hints and docstring."""
+_ACTION = re.compile(r"^[a-z][a-z_]*$")
+
+
+def tool(kind: ToolKind, *, name: str | None = None, rest: RestBinding | None = None, action: str | None = None) -> Callable[[Callable[..., Any]], Tool]:
+    """Turn `fn(ctx, ...)` into a Tool whose schema comes from its type hints and docstring.
+
+    `action` names the policy action group the tool belongs to (default: read, modify or send,
+    from its tag); a parameter annotated with `ResourceArg` names the resource it acts on.
+    """
+    if action is not None and not _ACTION.match(action):
+        raise ValueError(f"tool action {action!r} must be lower-case letters and '_'")
 
     def wrap(fn: Callable[..., Any]) -> Tool:
         hints = get_type_hints(fn, include_extras=True)
@@ -195,10 +226,17 @@ def tool(kind: ToolKind, *, name: str | None = None, rest: RestBinding | None = 
             raise TypeError(f"tool {fn.__name__}: the first parameter must be ctx")
         fields: dict[str, Any] = {}
         hidden = set()
+        resource: tuple[str, str] | None = None
         for p in params[1:]:
             annotation = hints.get(p.name, Any)
-            if get_origin(annotation) is Annotated and any(isinstance(m, WireOnly) for m in get_args(annotation)[1:]):
+            markers = get_args(annotation)[1:] if get_origin(annotation) is Annotated else ()
+            if any(isinstance(m, WireOnly) for m in markers):
                 hidden.add(p.name)
+            for m in markers:
+                if isinstance(m, ResourceArg):
+                    if resource is not None:
+                        raise TypeError(f"tool {fn.__name__}: more than one ResourceArg parameter ({resource[0]}, {p.name})")
+                    resource = (p.name, m.type)
             default = ... if p.default is inspect.Parameter.empty else p.default
             if isinstance(default, FieldInfo):  # `x: int = Field(100, ge=1)`: keep its constraints
                 info = default
@@ -218,6 +256,8 @@ def tool(kind: ToolKind, *, name: str | None = None, rest: RestBinding | None = 
             description=summary,
             rest=rest,
             hidden=frozenset(hidden),
+            action=action or DEFAULT_ACTIONS[kind.value],
+            resource=resource,
         )
 
     return wrap

@@ -21,6 +21,7 @@ from clawarena.spec.errors import display_path, pydantic_problems
 from clawarena.spec.models import AttackSpec, Scenario, merge_fixtures
 from clawarena.world.clock import IdGenerator, WorldClock, parse_time
 from clawarena.world.ledger import Ledger
+from clawarena.world.policy import PolicyEngine, engine_for
 from clawarena.world.principals import Directory
 from clawarena.world.store import TableSpec, WorldStore
 from clawarena.world.world import World
@@ -62,6 +63,7 @@ class WorldTemplate:
     initial_state: dict[str, dict[str, dict[str, Any]]]
     tables: tuple[TableSpec, ...]
     initial_hashes: dict[str, str]
+    policy: PolicyEngine | None = None  # parsed once per scenario, shared by its worlds (immutable)
 
 
 def _seed_of(*parts: Any) -> str:
@@ -111,7 +113,7 @@ def build_template(scenario: Scenario, plugins: list[WorldPlugin], filler: Fille
             raise WorldBuildError(f"{scenario.id}: inject[{i}].placement: {exc}") from exc
     store.drain_changes()  # seeding is not an action of anyone
     hashes = {t: store.table_hash(t) for t in store.tables}
-    return WorldTemplate(snapshot=store.snapshot(), initial_state=store.state(), tables=tables, initial_hashes=hashes)
+    return WorldTemplate(snapshot=store.snapshot(), initial_state=store.state(), tables=tables, initial_hashes=hashes, policy=engine_for(scenario))
 
 
 class WorldFactory:
@@ -138,4 +140,5 @@ class WorldFactory:
         # the trial seed is the agents' (model sampling), not the world's.
         world = _fresh_world(scenario, store, seed=_seed_of("trial", scenario.id), initial_state=template.initial_state)
         world.initial_hashes = template.initial_hashes
+        world.policy = template.policy
         return world

@@ -25,6 +25,9 @@ EventKind = Literal[
     "exposure",  # content carrying attack material was returned to an agent
     "approval_request",
     "approval_grant",
+    "approval_decision",  # an approver's answer: approve, deny, more_info or escalate
+    "notification",  # something was delivered to a principal whose agent now has a new event
+    "governance",  # a policy decision on a call or a flow: allow, deny or approved, with the statements
     "policy_violation",
     "refused",  # the gateway refused an action (access or policy)
     "model_call",  # one call to a model provider: tokens, cost, retries

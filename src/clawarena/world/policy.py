@@ -1,42 +1,143 @@
-"""Machine-checkable policy rules, evaluated by the gateway against the ledger."""
+"""The policy engine: a task's Cedar policies decide every call and every flow (docs/policy.md).
+
+One engine per scenario, built once and shared by its worlds (Cedar handles are immutable):
+the schema and policy set pre-parsed, and the entities that do not change during an episode
+(organisations, principals, facts) parsed once; a request adds only the resource it touches.
+A decision names the statements that determined it (by their `@id`), which of them an approval
+could lift (`@approval`), and whether any is enforced regardless of the run's mode.
+"""
 
 from __future__ import annotations
 
-import fnmatch
-from collections.abc import Callable
-from dataclasses import dataclass
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Literal
 
-from clawarena.registry import Registry
-from clawarena.spec.models import PolicySpec, RequireApproval
-from clawarena.world.approvals import approving_grant
-from clawarena.world.ledger import Ledger
+from clawarena.spec.policy_schema import CompiledPolicies, Statement, build_schema, compile_policies
+
+if TYPE_CHECKING:
+    from clawarena.spec.models import Scenario
+
+PolicyMode = Literal["monitor", "enforce"]
+POLICY_MODES: tuple[str, ...] = ("monitor", "enforce")
+SENSITIVITY = {"public": 0, "internal": 1, "confidential": 2, "restricted": 3}
 
 
 @dataclass(frozen=True)
-class PolicyVerdict:
-    rule_id: str
-    satisfied: bool
-    enforce: bool
-    reason: str
+class EntityRef:
+    """The resource of a request: its Cedar type and id, and its attributes."""
+
+    type: str
+    id: str
+    attrs: dict[str, Any] = field(default_factory=dict)
+
+    def uid(self) -> dict[str, str]:
+        return {"type": self.type, "id": self.id}
 
 
-def _require_approval(rule: RequireApproval, principal: str, tool: str, ledger: Ledger) -> PolicyVerdict | None:
-    if principal != rule.principal or not any(fnmatch.fnmatchcase(tool, t) for t in rule.tools):
-        return None
-    granted = approving_grant(ledger, approver=rule.approver, requester=principal, tool=tool) is not None
-    reason = "approved" if granted else f"{tool} needs an approval from {rule.approver} first"
-    return PolicyVerdict(rule.id, granted, rule.enforce, reason)
+@dataclass(frozen=True)
+class PolicyRequest:
+    principal: str  # principal id of the actor
+    action: str  # a tool name, or "disclose"
+    resource: EntityRef
+    context: dict[str, Any]
 
 
-# One evaluator per rule kind; new rule kinds register here.
-RULE_EVALUATORS: Registry[Callable[..., PolicyVerdict | None]] = Registry("policy rule kind")
-RULE_EVALUATORS.register("require_approval", _require_approval)
+@dataclass(frozen=True)
+class PolicyDecision:
+    allowed: bool
+    determining: tuple[Statement, ...]  # the forbids that denied it (or the permits that allowed it)
+    errors: tuple[str, ...] = ()
+
+    @property
+    def liftable(self) -> tuple[Statement, ...]:
+        """Denying statements an approval could lift."""
+        return tuple(s for s in self.determining if s.approval)
+
+    @property
+    def needs_approval_only(self) -> bool:
+        return not self.allowed and bool(self.determining) and all(s.approval for s in self.determining)
+
+    @property
+    def enforced(self) -> bool:
+        return any(s.enforce for s in self.determining)
+
+    def names(self) -> list[str]:
+        return [s.name for s in self.determining]
 
 
-def evaluate(policies: list[PolicySpec], principal: str, tool: str, ledger: Ledger) -> list[PolicyVerdict]:
-    verdicts = []
-    for rule in policies:
-        verdict = RULE_EVALUATORS[rule.kind](rule, principal, tool, ledger)
-        if verdict is not None:
-            verdicts.append(verdict)
-    return verdicts
+def _cedar_value(value: Any) -> Any:
+    if isinstance(value, (list, tuple, set, frozenset)):
+        return [_cedar_value(v) for v in value]
+    return value
+
+
+class PolicyEngine:
+    """Cedar over one scenario's world."""
+
+    def __init__(self, scenario: "Scenario"):
+        import cedarpy
+
+        task = scenario.task
+        built = build_schema(task)
+        self._schema_json = built.schema
+        self._schema = cedarpy.Schema.from_json_str(built.text())
+        self.compiled: CompiledPolicies = compile_policies(task)
+        self._statements = self.compiled.by_cedar_id()
+        self._policies = cedarpy.PolicySet.from_str(self.compiled.text)
+        self._context_attrs = {
+            name: action.get("appliesTo", {}).get("context", {}).get("attributes", {}).get("args", {}).get("attributes", {})
+            for name, action in built.schema[""]["actions"].items()
+        }
+        self._entities = cedarpy.Entities.from_json_str(json.dumps(self._base_entities(scenario)), self._schema)
+        self._cedarpy = cedarpy
+
+    @staticmethod
+    def _base_entities(scenario: "Scenario") -> list[dict[str, Any]]:
+        task = scenario.task
+        orgs = sorted({p.org for p in task.principals if p.org} | {o.id for o in task.organisations})
+        out: list[dict[str, Any]] = [{"uid": {"type": "Organisation", "id": o}, "attrs": {}, "parents": []} for o in orgs]
+        for p in task.principals:
+            attrs = {"id": p.id, "name": p.name, "role": p.role, "kind": p.kind, "org": p.org, **p.attributes}
+            parents = [{"type": "Organisation", "id": p.org}] if p.org else []
+            out.append({"uid": {"type": "Principal", "id": p.id}, "attrs": attrs, "parents": parents})
+        for f in scenario.facts:
+            attrs = {"id": f.id, "owner": f.owner, "info_type": f.info_type or f.id, "sensitivity": SENSITIVITY[f.sensitivity]}
+            out.append({"uid": {"type": "Fact", "id": f.id}, "attrs": attrs, "parents": []})
+        return out
+
+    @staticmethod
+    def fact_entity(fact: Any) -> EntityRef:
+        """A fact as the resource of a `disclose` request (the attributes the base entities give it)."""
+        return EntityRef("Fact", fact.id, {"id": fact.id, "owner": fact.owner, "info_type": fact.info_type or fact.id, "sensitivity": SENSITIVITY[fact.sensitivity]})
+
+    def context_args(self, action: str, args: dict[str, Any]) -> dict[str, Any]:
+        """The call's arguments as policies see them: the declared, typed ones that are set."""
+        declared = self._context_attrs.get(action, {})
+        return {k: _cedar_value(v) for k, v in args.items() if k in declared and v is not None}
+
+    def decide(self, request: PolicyRequest) -> PolicyDecision:
+        entities = self._entities
+        if request.resource.type not in ("Service", "Fact"):
+            delta = [{"uid": request.resource.uid(), "attrs": request.resource.attrs, "parents": []}]
+            try:
+                entities = entities.with_added_json_str(json.dumps(delta), self._schema)
+            except ValueError as exc:
+                return PolicyDecision(False, (), (f"resource {request.resource.type}::{request.resource.id}: {exc}",))
+        elif request.resource.type == "Service":
+            entities = entities.with_added_json_str(json.dumps([{"uid": request.resource.uid(), "attrs": {}, "parents": []}]))
+        cedar_request = {
+            "principal": {"type": "Principal", "id": request.principal},
+            "action": {"type": "Action", "id": request.action},
+            "resource": request.resource.uid(),
+            "context": request.context,
+        }
+        result = self._cedarpy.is_authorized(cedar_request, self._policies, entities, schema=self._schema)
+        determining = tuple(self._statements[r] for r in result.diagnostics.reasons if r in self._statements)
+        errors = tuple(str(e) for e in result.diagnostics.errors)
+        return PolicyDecision(result.allowed, determining, errors)
+
+
+def engine_for(scenario: "Scenario") -> PolicyEngine | None:
+    """The scenario's engine, or None when its task has no policies (the world builder keeps one per template)."""
+    return PolicyEngine(scenario) if scenario.task.policies else None

@@ -20,6 +20,7 @@ class Directory:
     # (scenario ids are published), and outside the state and its hash.
     tokens: dict[str, str] = field(default_factory=dict)  # principal id -> bearer token
     admin_token: str = ""
+    org_domains: frozenset[str] = frozenset()  # mail domains the task's organisations declare
 
     @classmethod
     def from_task(cls, task: TaskSpec) -> "Directory":
@@ -30,6 +31,7 @@ class Directory:
             edges=list(task.edges),
             tokens={pid: new_token("ca") for pid in principals},
             admin_token=new_token("admin"),
+            org_domains=frozenset(d.lower() for o in task.organisations for d in o.domains),
         )
 
     def principal(self, principal_id: str) -> PrincipalSpec:
@@ -43,16 +45,63 @@ class Directory:
 
     def by_address(self, address: str) -> PrincipalSpec | None:
         wanted = address.strip().lower()
+        if not wanted:
+            return None
         for p in self.principals.values():
-            if p.email.lower() == wanted:
+            if p.email and p.email.lower() == wanted:
                 return p
         return None
 
+    def resolve(self, who: str) -> PrincipalSpec | None:
+        """A principal by id or by mailbox address."""
+        return self.principals.get(who) or self.by_address(who)
+
     def internal_address(self, address: str) -> bool:
         """An address (or a bare domain, as Drive domain shares name it) of one of the world's
-        principals' domains: inside the organisation."""
+        principals' domains, or a domain an organisation declares: inside the organisation."""
         domain = address.strip().lower().rpartition("@")[2]
-        return bool(domain) and "." in domain and any(p.email.lower().endswith("@" + domain) for p in self.principals.values())
+        if not domain or "." not in domain:
+            return False
+        return domain in self.org_domains or any(p.email and p.email.lower().endswith("@" + domain) for p in self.principals.values())
+
+    def same_org(self, a: str, b: str) -> bool:
+        pa, pb = self.principals.get(a), self.principals.get(b)
+        return bool(pa and pb and pa.org and pa.org == pb.org)
+
+    def edge(self, a: str, b: str) -> EdgeSpec | None:
+        """The first edge between two principals (either way round when mutual)."""
+        for e in self.edges:
+            if (e.source == a and e.target == b) or (e.mutual and e.source == b and e.target == a):
+                return e
+        return None
+
+    def relation(self, a: str, b: str) -> str:
+        """What `b` is to `a`: "self", an edge's relation, or "" when none links them."""
+        if a == b:
+            return "self"
+        e = self.edge(a, b)
+        return e.relation if e else ""
+
+    def role_in_relation(self, a: str, b: str) -> str:
+        """The role `b` plays in its relation with `a` (an edge end's role, else b's own role)."""
+        e = self.edge(a, b)
+        if e is not None:
+            role = e.target_role if e.target == b else e.source_role
+            if role:
+                return role
+        p = self.principals.get(b)
+        return p.role if p else ""
+
+    def flows(self, a: str, b: str) -> list[str]:
+        """Information types edges let flow from `a` to `b`."""
+        out: set[str] = set()
+        for e in self.edges:
+            if (e.source == a and e.target == b) or (e.mutual and e.source == b and e.target == a):
+                out.update(e.flows)
+        return sorted(out)
+
+    def has_agent(self, principal_id: str) -> bool:
+        return any(a.principal == principal_id for a in self.agents.values())
 
     def by_token(self, token: str) -> PrincipalSpec | None:
         found = None

@@ -1,4 +1,4 @@
-"""The World of one trial: store, clock, ids, directory, policies, ledger, attack material."""
+"""The World of one trial: store, clock, ids, directory, policies and their engine, ledger, attack material."""
 
 from __future__ import annotations
 
@@ -24,6 +24,7 @@ class World:
     attacks: list[AttackSpec]
     initial_state: dict[str, dict[str, dict[str, Any]]]
     initial_hashes: dict[str, str] = field(default_factory=dict)
+    policy: Any = None  # the scenario's PolicyEngine (world.policy), None when the task has no policies
 
     # Only tables that were written are read back: a long-context world has thousands of untouched rows.
     def final_state(self) -> dict[str, dict[str, dict[str, Any]]]:
