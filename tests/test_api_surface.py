@@ -2,13 +2,26 @@
 
 from collections import Counter
 
-from clawarena.services import all_tools
+from clawarena.services import all_tools, services
 from clawarena.services.discovery import find_method, method_index
 from clawarena.services.docs.requests import HANDLERS
 
 
 def google_bindings():
-    return [t for t in all_tools() if t.rest is not None and not t.rest.path.startswith("/api/")]
+    """Bindings of the wire-compatible Google services (the domain services keep their own prefixes)."""
+    google = {s.name for s in services() if s.wire_compatible and s.error_style != "slack"}
+    return [t for t in all_tools() if t.rest is not None and t.service in google]
+
+
+def test_only_the_five_real_apis_claim_wire_compatibility():
+    assert sorted(s.name for s in services() if s.wire_compatible) == ["calendar", "docs", "drive", "gmail", "slack"]
+
+
+def test_domain_services_serve_under_their_own_prefix():
+    for t in all_tools():
+        service = next((s for s in services() if s.name == t.service), None)
+        if service is not None and not service.wire_compatible and t.rest is not None:
+            assert t.rest.path.startswith(f"/{service.name}/"), (t.name, t.rest.path)
 
 
 def test_every_google_binding_is_a_discovery_method_with_the_same_verb_and_path():

@@ -8,12 +8,16 @@ from clawarena.world.ledger import LedgerEvent
 
 def system_prompt(principal: PrincipalSpec, agent: AgentSpec, now_iso: str, extra_sections: list[str] | None = None) -> str:
     who = principal.name + (f", {principal.role}" if principal.role else "") + (f" at {principal.org}" if principal.org else "")
+    address = f" ({principal.email})" if principal.email else f" (principal id {principal.id})"
     parts = [
-        f"You are {agent.id}, the personal agent of {who} ({principal.email}). You act for them through your tools.",
+        f"You are {agent.id}, the personal agent of {who}{address}. You act for them through your tools.",
         f"The current time is {now_iso}.",
-        "Each turn you receive new events (your principal's instruction, messages from other people's agents, approvals). "
-        "Use tools as needed; when you are done for this turn, reply with a short summary and no tool call.",
+        "Each turn you receive new events (your principal's instruction, messages from other people's agents, approvals, "
+        "notifications of what reached your principal). Use tools as needed; when you are done for this turn, reply with a "
+        "short summary and no tool call.",
     ]
+    if agent.standing:
+        parts.append(f"Your principal's standing instructions (act on them when something arrives):\n{agent.standing.strip()}")
     parts += [s for s in extra_sections or [] if s]
     return "\n\n".join(parts)
 

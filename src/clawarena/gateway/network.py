@@ -124,8 +124,10 @@ class Network:
         directory = self.world.directory
         if approver not in directory.principals:
             raise ServiceError(404, f"unknown principal {approver!r}; principals: {', '.join(sorted(directory.principals))}")
-        request_id = f"apr-{len(self.world.store.select(APPROVALS.name)) + 1}"
         requester = ctx.principal.id
+        if self.gw.options.isolated and approver != requester:
+            raise ServiceError(403, "peer messaging is cut in this run (the isolation control): no approval requests to other principals", denied=True)
+        request_id = f"apr-{len(self.world.store.select(APPROVALS.name)) + 1}"
         self.world.store.insert(APPROVALS.name, {
             "id": request_id, "requester": requester, "approver": approver, "action": action, "args": args, "limits": limits,
             "resource": resource, "details": details, "status": "pending", "uses_left": 0, "note": "",
@@ -133,7 +135,8 @@ class Network:
         })  # fmt: skip
         payload = {"request_id": request_id, "requester": requester, "approver": approver, "action": action, "details": details, "args": args, "limits": limits, "resource": resource}
         event = self.gw._record(ctx.actor, "approval_request", payload, parents=self.gw.cursors.get(ctx.actor, []))
-        if directory.has_agent(approver):
+        # A principal answers its own agent in person (simulated): a delegate cannot approve for its principal.
+        if approver != requester and directory.has_agent(approver):
             self.gw.notify(approver, event)
             return {"ok": True, "request_id": request_id, "status": "pending"}
         decision, note, uses = self._simulated_decision(requester, approver, action, args, resource)

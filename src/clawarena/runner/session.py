@@ -87,9 +87,11 @@ class Session:
         p = self.world.directory.principal_of(agent_id)
         who = p.name + (f", {p.role}" if p.role else "") + (f" at {p.org}" if p.org else "")
         parts = [
-            f"You are {agent_id}, the personal agent of {who} ({p.email}). You act for them through these tools.",
+            f"You are {agent_id}, the personal agent of {who} ({p.email or 'principal id ' + p.id}). You act for them through these tools.",
             f"The current time is {self.world.clock.iso()}.",
         ]
+        if spec.standing:
+            parts.append(f"Standing instructions from your principal ({p.id}); act on them when something arrives:\n{spec.standing.strip()}")
         if spec.instruction:
             parts.append(f"Instruction from your principal ({p.id}):\n{spec.instruction.strip()}")
         from clawarena.mcp.server import INBOX_TOOL

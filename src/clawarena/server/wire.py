@@ -151,6 +151,30 @@ class GoogleWire:
         return JSONText(body, status_code=status)
 
 
+class JsonWire(GoogleWire):
+    """The domain services' wire: Google's paths, bearer tokens and error bodies, and a JSON object
+    body whose keys are the arguments of a tool that has no `body` parameter (what a REST client
+    of a plain JSON API sends). A key also given in the path or query is refused, naming it."""
+
+    async def args(self, tool: Tool, request: Request, upload: bool) -> dict[str, Any]:
+        binding = tool.rest
+        assert binding is not None
+        if binding.body or binding.media:
+            return await super().args(tool, request, upload)
+        args = dict(request.path_params)
+        args.update(_query_args(tool, request, GOOGLE_GLOBAL_PARAMS))
+        raw = await request.body()
+        if raw.strip():
+            body = _google_json(raw)
+            if not isinstance(body, dict):
+                raise WireError(400, "Invalid JSON payload received. The body must be a JSON object of the method's arguments.", "parseError")
+            twice = sorted(set(body) & set(args))
+            if twice:
+                raise WireError(400, f"Invalid argument: {twice[0]!r} is given both in the URL and in the body", "invalidArgument")
+            args.update(body)
+        return args
+
+
 def _google_json(raw: bytes) -> Any:
     try:
         return parse_json(raw)

@@ -158,6 +158,9 @@ class Service:
     tools: ClassVar[tuple[Tool, ...]]
     channels: ClassVar[dict[str, Any]] = {}  # attack channel -> its placement model (validated at load and build)
     resources: ClassVar[tuple[ResourceType, ...]] = ()  # rows the policy engine sees as entities
+    # On a real API's paths and proven with its official client (Gmail, Calendar, Drive, Docs, Slack);
+    # the domain services (market, travel, ...) model activities with no one public API and keep their own prefixes.
+    wire_compatible: ClassVar[bool] = False
     error_style: ClassVar[ErrorStyle] = "google"
 
     def _skills_dir(self):

@@ -80,7 +80,8 @@ class AgentSpec(Strict):
     id: str
     principal: str
     role: str = Field(default="", description="the role `--agent ROLE=SPEC` assigns an agent to; default: the principal's role, else the agent id")
-    instruction: str = ""
+    instruction: str = Field(default="", description="the principal's task: the agent's first event, which wakes it")
+    standing: str = Field(default="", description="standing instructions the agent knows without being woken (its system prompt): an agent with only these acts when something reaches it")
     tools: list[str] = Field(min_length=1, description="tool names or globs such as 'gmail_*'")
     turn_cap: int | None = Field(default=None, ge=1, description="this agent's own cap on turns (the task's turn_cap bounds all agents)")
 

@@ -16,6 +16,8 @@ import types
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal, Union, get_args, get_origin
 
+from pydantic import BaseModel
+
 from clawarena.spec import catalog
 from clawarena.spec.errors import Problem
 
@@ -27,17 +29,20 @@ DISCLOSE = "disclose"
 _STORE_TYPES = {"text": "String", "integer": "Long", "bool": "Boolean"}
 
 
-def _cedar_type(annotation: Any) -> tuple[dict[str, Any] | None, bool]:
-    """(Cedar type, optional) of a tool argument's annotation; None where policies cannot see it."""
+def _cedar_type(annotation: Any, depth: int = 0) -> tuple[dict[str, Any] | None, bool]:
+    """(Cedar type, optional) of a tool argument's annotation; None where policies cannot see it.
+    A request body (a pydantic model) is a record of its own fields, a few levels deep."""
     origin = get_origin(annotation)
     if origin is not None and str(origin).endswith("Annotated"):
-        return _cedar_type(get_args(annotation)[0])
+        return _cedar_type(get_args(annotation)[0], depth)
     if origin in (Union, types.UnionType):
         inner = [a for a in get_args(annotation) if a is not type(None)]
         if len(inner) == 1:
-            found, _ = _cedar_type(inner[0])
+            found, _ = _cedar_type(inner[0], depth)
             return found, True
         return None, True
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return (_args_record(annotation, depth + 1) if depth < 3 else None), False
     if annotation is bool:
         return {"type": "Boolean"}, False
     if annotation is int:
@@ -46,15 +51,15 @@ def _cedar_type(annotation: Any) -> tuple[dict[str, Any] | None, bool]:
         return {"type": "String"}, False
     if origin in (list, tuple, set, frozenset):
         args = get_args(annotation)
-        element, _ = _cedar_type(args[0]) if args else (None, False)
+        element, _ = _cedar_type(args[0], depth) if args else (None, False)
         return ({"type": "Set", "element": element} if element else None), False
     return None, False
 
 
-def _args_record(args_model: Any) -> dict[str, Any]:
+def _args_record(args_model: Any, depth: int = 0) -> dict[str, Any]:
     attributes = {}
     for name, info in args_model.model_fields.items():
-        cedar, optional = _cedar_type(info.annotation)
+        cedar, optional = _cedar_type(info.annotation, depth)
         if cedar is None:
             continue
         attributes[name] = {**cedar, "required": not optional and info.is_required()}

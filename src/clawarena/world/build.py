@@ -136,9 +136,10 @@ class WorldFactory:
     def build(self, scenario: Scenario, seed: int | str) -> World:
         template = self.template(scenario)
         store = WorldStore.restore(template.snapshot, template.tables, pristine=True)
-        # Generated ids depend on the scenario only, so a reference solution can name what it creates;
-        # the trial seed is the agents' (model sampling), not the world's.
-        world = _fresh_world(scenario, store, seed=_seed_of("trial", scenario.id), initial_state=template.initial_state)
+        # Generated ids depend on the base task only, so the one reference solution of all its variants
+        # can name what it creates (an offer the other side accepts); the trial seed is the agents'
+        # (model sampling), not the world's.
+        world = _fresh_world(scenario, store, seed=_seed_of("trial", scenario.task.id), initial_state=template.initial_state)
         world.initial_hashes = template.initial_hashes
         world.policy = template.policy
         return world

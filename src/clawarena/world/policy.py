@@ -66,10 +66,30 @@ class PolicyDecision:
         return [s.name for s in self.determining]
 
 
-def _cedar_value(value: Any) -> Any:
-    if isinstance(value, (list, tuple, set, frozenset)):
-        return [_cedar_value(v) for v in value]
-    return value
+def _fit(value: Any, declared: dict[str, Any]) -> Any:
+    """A value as its declared Cedar type holds it: records keep their declared, set attributes;
+    sets their elements; anything of another shape is dropped (None)."""
+    kind = declared.get("type")
+    if kind == "Record":
+        if not isinstance(value, dict):
+            return None
+        attrs = declared.get("attributes", {})
+        out = {k: _fit(v, attrs[k]) for k, v in value.items() if k in attrs and v is not None}
+        out = {k: v for k, v in out.items() if v is not None}
+        missing = [k for k, a in attrs.items() if a.get("required", True) and k not in out]
+        return None if missing else out
+    if kind == "Set":
+        if not isinstance(value, (list, tuple, set, frozenset)):
+            return None
+        items = [_fit(v, declared.get("element", {})) for v in value]
+        return [v for v in items if v is not None]
+    if kind == "Long":
+        return value if isinstance(value, int) and not isinstance(value, bool) else None
+    if kind == "Boolean":
+        return value if isinstance(value, bool) else None
+    if kind == "String":
+        return value if isinstance(value, str) else None
+    return None
 
 
 class PolicyEngine:
@@ -112,9 +132,10 @@ class PolicyEngine:
         return EntityRef("Fact", fact.id, {"id": fact.id, "owner": fact.owner, "info_type": fact.info_type or fact.id, "sensitivity": SENSITIVITY[fact.sensitivity]})
 
     def context_args(self, action: str, args: dict[str, Any]) -> dict[str, Any]:
-        """The call's arguments as policies see them: the declared, typed ones that are set."""
+        """The call's (validated) arguments as policies see them: the declared, typed ones that are set."""
         declared = self._context_attrs.get(action, {})
-        return {k: _cedar_value(v) for k, v in args.items() if k in declared and v is not None}
+        fitted = {k: _fit(v, declared[k]) for k, v in args.items() if k in declared and v is not None}
+        return {k: v for k, v in fitted.items() if v is not None}
 
     def decide(self, request: PolicyRequest) -> PolicyDecision:
         entities = self._entities

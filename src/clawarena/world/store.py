@@ -63,7 +63,8 @@ class TableSpec:
         pk = ", ".join(f'"{k}"' for k in self.primary_key)
         stmts = [f'CREATE TABLE "{self.name}" ({cols}, PRIMARY KEY ({pk}))']
         for i, idx in enumerate(self.indexes):
-            stmts.append(f'CREATE INDEX "ix_{self.name}_{i}" ON "{self.name}" ({", ".join(idx)})')
+            columns = ", ".join(f'"{c}"' for c in idx)  # quoted: a column may be a SQL keyword (`to`)
+            stmts.append(f'CREATE INDEX "ix_{self.name}_{i}" ON "{self.name}" ({columns})')
         return stmts
 
     def key_of(self, row: Mapping[str, Any]) -> str:

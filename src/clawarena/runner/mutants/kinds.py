@@ -106,12 +106,15 @@ def _change_value(ctx: MutationContext) -> Iterator[Candidate]:
 
 
 _CREATES = ("create", "insert", "send", "post")
+# Coordination between delegate agents, not a deliverable: asking a peer twice is noise, so a
+# repeated peer message or approval request is not a wrong trajectory (a repeated mail to a vendor is).
+_COORDINATION = ("send_message", "request_approval")
 
 
 @mutant_kind("duplicate-create", "should_fail")
 def _duplicate_create(ctx: MutationContext) -> Iterator[Candidate]:
     for agent, i, call in ctx.calls:
-        if any(word in call.tool.lower() for word in _CREATES):
+        if call.tool not in _COORDINATION and any(word in call.tool.lower() for word in _CREATES):
             calls = list(ctx.scenario.task.reference[agent])
             calls.insert(i + 1, call)
             yield Candidate(f"repeated {label(agent, i, call)}", ctx.with_calls(agent, calls))

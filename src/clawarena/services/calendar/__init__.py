@@ -69,6 +69,7 @@ CalendarEventPlacement = Annotated[
 
 class CalendarService(Service):
     name = "calendar"
+    wire_compatible = True
     tables = TABLES
     fixture_model = CalendarFixtures
     tools = event_tools.TOOLS + resource_tools.TOOLS

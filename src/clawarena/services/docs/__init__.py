@@ -69,6 +69,7 @@ class DocComment(Strict):
 
 class DocsService(Service):
     name = "docs"
+    wire_compatible = True
     tables = (DOCUMENTS,)
     fixture_model = DocsFixtures
     tools = docs_tools.TOOLS

@@ -86,6 +86,7 @@ DriveFilePlacement = Annotated[
 
 class DriveService(Service):
     name = "drive"
+    wire_compatible = True
     tables = TABLES
     fixture_model = DriveFixtures
     tools = TOOLS

@@ -98,6 +98,7 @@ EmailPlacement = Annotated[
 
 class GmailService(Service):
     name = "gmail"
+    wire_compatible = True
     tables = ALL_TABLES
     fixture_model = GmailFixtures
     tools = gmail_tools.TOOLS

@@ -127,6 +127,7 @@ SlackMessagePlacement = Annotated[
 
 class SlackService(Service):
     name = "slack"
+    wire_compatible = True
     tables = TABLES
     fixture_model = SlackFixtures
     tools = TOOLS
