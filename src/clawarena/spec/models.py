@@ -228,6 +228,7 @@ class TaskSpec(Strict):
     replies: list[ScriptedReply] = Field(default=[], description="scripted answers of approvers with no agent under test")
     schedule: ScheduleSpec = ScheduleSpec()
     outcomes: dict[str, list[CheckSpec]] = Field(default={}, description="per principal id: checks of whether that principal's own goal was met (each side's payoff)")
+    needs: dict[str, str] = Field(default={}, description="per principal id: what its agent must learn or get from the others (listed in the suite's doc)")
     fixtures: dict[str, dict[str, Any]] = {}
     facts: list[Fact] = Field(default=[], description="typed values the checks name: sensitive ones for not_disclosed, expected ones for mentions")
     protected: list[ProtectedResource] = Field(default=[], description="rows protected by identity and by lineage (copies and excerpts of their content)")

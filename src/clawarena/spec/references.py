@@ -107,6 +107,8 @@ def reference_problems(task: "TaskSpec") -> list[Problem]:
             principal(("replies", i, "requester"), r.requester, "requester")
     for pid in task.outcomes:
         principal(("outcomes", pid), pid)
+    for pid in task.needs:
+        principal(("needs", pid), pid)
     for i, f in enumerate(task.facts):
         if f.owner:
             principal(("facts", i, "owner"), f.owner, "owner")
