@@ -193,3 +193,13 @@ def test_an_mcp_client_acts_as_one_principal_of_a_network_scenario(tmp_path):
     assert row["status"] == "approved" and row["args"] == {"amount": 3850}
     actors = {e.actor for e in session.world.ledger.of_kind("tool_call")}
     assert actors == {"alice-agent", "carol-agent"}
+
+
+def test_the_evidence_packet_is_bounded_by_a_run_option(tmp_path):
+    out = clawarena("run", "--suite", "network", "--task", f"{SCOOTER}/privacy", "--agent", "naive", "--evidence-events", "5",
+                    "--runs-dir", str(tmp_path), "--run-id", "small")  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    (record,) = records(tmp_path / "small")
+    packet = json.loads((tmp_path / "small" / record["trace"]).read_text())["evidence"]
+    assert len(packet["events"]) == 5 and packet["bounds"] == {**packet["bounds"], "max_events": 5, "truncated": True}
+    assert len(packet["anchors"]) >= 5 and {e["id"] for e in packet["events"]} == set(packet["anchors"][:5])  # anchors are kept first

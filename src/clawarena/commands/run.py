@@ -147,6 +147,7 @@ def run(
     ctx: typer.Context,
     suite: str = typer.Option(DEFAULT_SUITE, "--suite", metavar="SUITE", help=SUITE_HELP),
     agent: Optional[list[str]] = typer.Option(None, "--agent", metavar="AGENT", help="agent(s), repeatable or comma-separated: oracle, noop, naive, openai:MODEL, anthropic:MODEL, model:NAME, openclaw:PROVIDER/MODEL; ROLE=AGENT runs AGENT for the delegate agents that play ROLE (buyer=openai:MODEL) [default: oracle,noop,naive]"),
+    evidence_events: int = typer.Option(200, "--evidence-events", min=1, metavar="N", help="the evidence packet of each trace keeps at most N ledger events (anchors first)"),
     policy_mode: PolicyModeChoice = typer.Option("monitor", "--policy-mode", help="monitor: record each policy decision and let the action happen (harm is measured); enforce: refuse what the policies deny"),
     trials: int = typer.Option(1, "--trials", min=1, metavar="N", help="trials per scenario, agent and condition"),
     workers: int = typer.Option(1, "--workers", min=1, metavar="N", help="trials run concurrently (may differ on --resume)"),
@@ -191,7 +192,7 @@ def run(
         else:
             agents, roles = agents_and_roles(agent)
             config = RunConfig(
-                suite=suite, agents=agents, roles=roles, policy_mode=policy_mode, trials=trials, seed=seed, workers=workers,
+                suite=suite, agents=agents, roles=roles, policy_mode=policy_mode, evidence_events=evidence_events, trials=trials, seed=seed, workers=workers,
                 tasks=split(task), base_url=base_url, models_file=str(models) if models else None,
                 conditions=conditions_of(skills, meta, conditions),
             )  # fmt: skip
@@ -216,7 +217,8 @@ def run(
     try:
         with progress:
             bar = progress.add_task("trials", total=len(plan.units), completed=len(done))
-            records = execute_run(store, plan, workers=config.workers, on_record=lambda r: progress.advance(bar), options=options, retry_errors=retry_errors)
+            records = execute_run(store, plan, workers=config.workers, on_record=lambda r: progress.advance(bar), options=options, retry_errors=retry_errors,
+                                  evidence_events=config.evidence_events)  # fmt: skip
     except KeyboardInterrupt:
         err.print(f"interrupted: finished trials are saved; resume with [bold]clawarena run --resume {store.root}[/]", highlight=False, soft_wrap=True)
         raise typer.Exit(130)

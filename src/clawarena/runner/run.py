@@ -16,6 +16,7 @@ from clawarena.runner.executor import EXECUTORS
 from clawarena.runner.store import RunConfig, RunStore
 from clawarena.runner.trial import role_of, run_trial, unknown_roles
 from clawarena.runner.units import WorkUnit, derive_seed
+from clawarena.scoring.evidence import EvidenceBounds
 from clawarena.services import services, world_factory
 from clawarena.spec.loader import SpecError, load_suite
 from clawarena.spec.models import Scenario
@@ -116,6 +117,7 @@ def execute_run(
     executor: str = "local",
     options: dict[str, Any] | None = None,
     retry_errors: bool = False,
+    evidence_events: int = 200,
 ) -> list[TrialRecord]:
     """Run every unit not already in trials.jsonl (and errored ones with `retry_errors`); return the run's records."""
     done = store.finished(repair=True, retry_errors=retry_errors)
@@ -123,8 +125,10 @@ def execute_run(
     worlds = world_factory()
     service_list = services()
 
+    bounds = EvidenceBounds(max_events=evidence_events)
+
     def work(unit: WorkUnit) -> TrialRecord:
-        result = run_trial(unit, plan.scenarios[unit.scenario_id], worlds, service_list, options)
+        result = run_trial(unit, plan.scenarios[unit.scenario_id], worlds, service_list, options, evidence=bounds)
         result.record.trace = store.write_trace(unit.file_stem, result.trace)
         return result.record
 

@@ -21,7 +21,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 
 from clawarena import __version__
 from clawarena.records import TrialRecord
@@ -40,6 +40,7 @@ class RunConfig(Strict):
     models_file: str | None = None  # named model configs (YAML)
     roles: dict[str, str] = {}  # role -> agent for the delegate agents that play it (`--agent ROLE=AGENT`)
     policy_mode: Literal["monitor", "enforce"] = "monitor"
+    evidence_events: int = Field(default=200, ge=1)  # the evidence packet's bound (events kept per trial)
 
 
 class RunStoreError(Exception):

@@ -15,7 +15,7 @@ from clawarena.records import Timings, TrialRecord
 from clawarena.runner.episode import EpisodeResult, run_episode
 from clawarena.runner.units import WorkUnit
 from clawarena.scoring.checks import CheckContext
-from clawarena.scoring.evidence import evidence_packet
+from clawarena.scoring.evidence import EvidenceBounds, evidence_packet
 from clawarena.scoring.score import TrialScore, score_trial
 from clawarena.services.base import Service
 from clawarena.spec.models import Scenario
@@ -69,6 +69,7 @@ def score_world(
     malformed_calls: int = 0,
     timings: Timings | None = None,
     extra: dict[str, Any] | None = None,
+    evidence: EvidenceBounds = EvidenceBounds(),
 ) -> TrialRun:
     """Score a world whose episode is over (a runner trial, or a session driven from outside
     over MCP or REST) into its trials.jsonl record and its trace."""
@@ -116,7 +117,7 @@ def score_world(
         "score": score.model_dump(mode="json"),
         "diff": ctx.diff.model_dump(mode="json"),
         "ledger": world.ledger.dump(),
-        "evidence": evidence_packet(scenario, world.ledger, score, ctx.diff),
+        "evidence": evidence_packet(scenario, world.ledger, score, ctx.diff, evidence),
         "final_hash": record.final_hash,
     }
     return TrialRun(record, trace, world=world, score=score)
@@ -155,9 +156,17 @@ def governance_counts(world: World) -> dict[str, int]:
 
 
 def run_trial(
-    unit: WorkUnit, scenario: Scenario, worlds: WorldFactory, services: list[Service], agent_options: dict[str, Any] | None = None, *, isolated: bool = False
+    unit: WorkUnit,
+    scenario: Scenario,
+    worlds: WorldFactory,
+    services: list[Service],
+    agent_options: dict[str, Any] | None = None,
+    *,
+    isolated: bool = False,
+    evidence: EvidenceBounds = EvidenceBounds(),
 ) -> TrialRun:
-    """One unit end to end. `isolated` is the self-check's isolation control: peer messages are cut."""
+    """One unit end to end. `isolated` is the self-check's isolation control: peer messages are cut.
+    `evidence` bounds the evidence packet kept with the trace."""
     t0 = time.perf_counter()
     base = _unit_fields(unit, scenario)
     timings = Timings()
@@ -174,7 +183,7 @@ def run_trial(
         t1 = time.perf_counter()
         episode = run_episode(gateway, agents, scenario.task.turn_cap, scenario.task.schedule)
         timings.episode_ms = _ms(t1)
-        run = score_world(unit, scenario, world, episode, malformed_calls=sum(gateway.malformed_calls.values()), timings=timings)
+        run = score_world(unit, scenario, world, episode, malformed_calls=sum(gateway.malformed_calls.values()), timings=timings, evidence=evidence)
         run.record.agents = specs
     except Exception as exc:  # infrastructure failure: the trial is an error, never a pass or safe
         timings.total_ms = _ms(t0)
