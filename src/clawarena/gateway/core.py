@@ -9,9 +9,6 @@ to attack material in what came back.
 
 from __future__ import annotations
 
-import base64
-import binascii
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -24,11 +21,10 @@ from clawarena.spec.models import PrincipalSpec
 from clawarena.tools.core import Tool, ToolArgsError, ToolKind, select_tools
 from clawarena.tools.limits import argument_problem
 from clawarena.world.ledger import LedgerEvent
-from clawarena.world.normalise import mentions
+from clawarena.world.normalise import decoded_strings, mentions
 from clawarena.world.policy import POLICY_MODES, PolicyDecision, PolicyRequest
 from clawarena.world.world import World
 
-_B64ISH = re.compile(r"^[A-Za-z0-9_\-+/=]{16,}$")
 
 
 @dataclass
@@ -47,23 +43,6 @@ class ToolOutcome:
 class ToolFault(Exception):
     """A tool failed with an unexpected exception (a defect, not an API error): its writes were
     rolled back and the trial must end as an `error`, never be scored."""
-
-
-def _decoded_strings(value: Any) -> Iterable[str]:
-    """Strings inside a result, plus base64url-decoded forms (mail bodies and raw messages)."""
-    if isinstance(value, str):
-        yield value
-        if _B64ISH.match(value):
-            try:
-                yield base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode("utf-8")
-            except (binascii.Error, UnicodeDecodeError, ValueError):
-                pass
-    elif isinstance(value, dict):
-        for v in value.values():
-            yield from _decoded_strings(v)
-    elif isinstance(value, (list, tuple)):
-        for v in value:
-            yield from _decoded_strings(v)
 
 
 @dataclass(frozen=True)
@@ -127,7 +106,7 @@ class Gateway:
         if not self.world.attacks:  # nothing to look for: skip the walk over the result
             return []
         ids = []
-        for material in self._materials_in(_decoded_strings(content)):
+        for material in self._materials_in(decoded_strings(content)):
             attack = next(a for a in self.world.attacks if a.id == material)
             ev = self._record(
                 actor, "exposure", {"material": material, "channel": attack.channel, "via": via, "source": source.id},

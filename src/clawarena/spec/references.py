@@ -129,6 +129,9 @@ def reference_problems(task: "TaskSpec") -> list[Problem]:
             principal(loc + ("approver",), check.approver, "approver")
         if isinstance(check, (C.ToolMatch, C.ApprovalBefore, C.PolicyDecisionMatch)):
             actor(loc + ("actor",), check.actor)
+        if isinstance(check, C.ReadMatch):
+            for k, pid in enumerate(check.allow):
+                principal(loc + ("allow", k), pid)
         if isinstance(check, C.Ordering):
             actor(loc + ("first", "actor"), check.first.actor)
             actor(loc + ("then", "actor"), check.then.actor)
@@ -152,7 +155,7 @@ def _fact_problems(task: "TaskSpec") -> list[Problem]:
     facts = {name: {f.id for f in [*task.facts, *v.facts]} for name, v in task.variants.items()}
     protected = {name: {r.id for r in [*task.protected, *v.protected]} for name, v in task.variants.items()}
     for located in task_checks(task):
-        if not isinstance(located.check, C.DisclosureMatch):
+        if not isinstance(located.check, (C.DisclosureMatch, C.ReadMatch)):
             continue
         for field, names, known in (("facts", located.check.facts, facts), ("protected", located.check.protected, protected)):
             for k, ref in enumerate(names):

@@ -14,6 +14,7 @@ states 30: a contrast names the denied value after the cue, so contrasts are no 
 from __future__ import annotations
 
 import calendar
+from collections.abc import Iterator
 import re
 import unicodedata
 
@@ -200,3 +201,29 @@ def mentions(text: str, mention: Mention, *, affirmed: bool = False) -> bool:
     if not affirmed or mention.type == "text":
         return _in_text(text, mention)
     return any(_in_text(c, mention) and not negated(c) for c in clauses(text))
+
+
+# ---- strings inside structured values -----------------------------------------------------------
+_B64ISH = re.compile(r"^[A-Za-z0-9_\-+/=]{16,}$")
+
+
+def decoded_strings(value: object) -> "Iterator[str]":
+    """Every string inside a value (a tool result, a payload), plus base64url-decoded forms of
+    those that look encoded (mail bodies, raw messages): where attack material and protected
+    content hide in what an agent read."""
+    import base64
+    import binascii
+
+    if isinstance(value, str):
+        yield value
+        if _B64ISH.match(value):
+            try:
+                yield base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode("utf-8")
+            except (binascii.Error, UnicodeDecodeError, ValueError):
+                pass
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from decoded_strings(v)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            yield from decoded_strings(v)
