@@ -20,6 +20,7 @@ from clawarena.services.base import Delivery, Service, ServiceContext, ServiceEr
 from clawarena.spec.models import PrincipalSpec
 from clawarena.tools.core import Tool, ToolArgsError, ToolKind, select_tools
 from clawarena.tools.limits import argument_problem
+from clawarena.world import approvals as approvals_rule
 from clawarena.world.ledger import LedgerEvent
 from clawarena.world.normalise import decoded_strings, mentions
 from clawarena.world.policy import POLICY_MODES, PolicyDecision, PolicyRequest
@@ -277,8 +278,8 @@ class Gateway:
             if refusal is not None:  # enforced: the content never leaves, the call's writes are undone
                 self._rollback(savepoint)
                 return self._fail(actor, call, 403, refusal, kind="refused")
-        for approval in approvals:
-            gov.consume(self.world, approval, call.id)
+        for approval in approvals:  # spent by the call a policy needed it for
+            approvals_rule.use(self.world.store, approval, call.id)
         changes = self.world.store.drain_changes()
         self.world.store.conn.commit()
         if changes:

@@ -7,7 +7,7 @@ sensitivity), the arguments and the relation between actor and owner. A flow's r
 `disclose` of a fact (or an attached resource) to one recipient, with the relation, the
 information types edges let flow, and whether the recipient is outside. Approvals are rows of
 `network_approvals`: scoped to an action, arguments, bounds and a resource, single-use unless
-stated; the gateway consumes one when it lifts a forbid.
+stated (the covering rule and its use are world/approvals.py's).
 """
 
 from __future__ import annotations
@@ -19,9 +19,9 @@ from typing import Any
 
 from clawarena.registry import Registry
 
-from clawarena.services.network import APPROVALS
 from clawarena.spec import catalog
 from clawarena.tools.core import ANY_RESOURCE, Tool
+from clawarena.world import approvals
 from clawarena.world.policy import SENSITIVITY, EntityRef, PolicyDecision, PolicyRequest
 from clawarena.world.world import World
 
@@ -108,29 +108,9 @@ def flow_request(world: World, principal: str, resource: EntityRef, recipient: R
 
 
 # ---- approvals ---------------------------------------------------------------------------------
-def _covers_action(action: str, tool: Tool) -> bool:
-    return bool(action) and (fnmatch.fnmatchcase(tool.name, action) or action == tool.action)
-
-
-def _covers_args(approval: dict[str, Any], tool: Tool, args: dict[str, Any], resource: EntityRef) -> bool:
-    for name, value in (approval.get("args") or {}).items():
-        if args.get(name) != value:
-            return False
-    for name, limit in (approval.get("limits") or {}).items():
-        value = args.get(name)
-        if not isinstance(value, (int, float)) or isinstance(value, bool) or value > limit:
-            return False
-    wanted = approval.get("resource")
-    return not wanted or (resource.type != "Service" and resource.id == wanted)
-
-
-def covering_approval(world: World, *, requester: str, approver: str, tool: Tool, args: dict[str, Any], resource: EntityRef) -> dict[str, Any] | None:
-    """The first standing approval (approved, uses left) from `approver` to `requester` that covers the call."""
-    rows = world.store.select(APPROVALS.name, {"requester": requester, "approver": approver, "status": "approved"}, order_by="id")
-    for row in rows:
-        if row["uses_left"] > 0 and _covers_action(row["action"], tool) and _covers_args(row, tool, args, resource):
-            return row
-    return None
+def covering(world: World, *, requester: str, tool: Tool, args: dict[str, Any], resource: EntityRef, approver: str | None = None) -> dict[str, Any] | None:
+    resource_id = resource.id if resource.type != "Service" else None
+    return approvals.covering_approval(world.store, requester=requester, tool=tool.name, group=tool.action, args=args, resource_id=resource_id, approver=approver)
 
 
 @dataclass
@@ -151,17 +131,9 @@ def lift(world: World, decision: PolicyDecision, *, requester: str, tool: Tool, 
         return out
     for statement in decision.liftable:
         approver = str(resource.attrs.get("owner") or "") if statement.approval == "owner" else statement.approval
-        found = covering_approval(world, requester=requester, approver=approver, tool=tool, args=args, resource=resource) if approver else None
+        found = covering(world, requester=requester, approver=approver, tool=tool, args=args, resource=resource) if approver else None
         if found is None:
             out.missing.append(approver or "the owner")
         elif all(a["id"] != found["id"] for a in out.approvals):
             out.approvals.append(found)
     return out
-
-
-def consume(world: World, approval: dict[str, Any], call_id: str) -> None:
-    left = approval["uses_left"] - 1
-    world.store.update(
-        APPROVALS.name, {"id": approval["id"]},
-        {"uses_left": left, "status": "used" if left <= 0 else "approved", "used_by": [*approval["used_by"], call_id]},
-    )  # fmt: skip

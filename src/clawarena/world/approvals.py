@@ -1,31 +1,71 @@
-"""Approval matching: the one rule for "was this tool call approved?".
+"""Approvals: the one rule for "does this approval cover this call?", and its use.
 
-An approval's `action` names a tool or a glob of tools (`gmail_send_email`,
-`gmail_*`); a call is approved when its tool matches the action of a grant from
-the approver to the requesting principal recorded before the call. The
-gateway's policy engine (at call time) and the `approval_before` check (after
-the trial) both ask this module, so they cannot disagree.
+An approval is a row of `network_approvals` (declared by services/network, named here so the
+world layer owns the rule): from an approver to a requester, for an `action` (a tool name, a
+glob of tools, or a policy action group such as `bid`), scoped by `args` the call must have,
+`limits` it stays within and one `resource` id, with `uses_left` (one unless the approver
+granted more). When a policy's approval-lifted forbid stands in a call's way, the gateway finds
+the covering approval and spends one use of it on that call; the `approval_before` check reads
+that use, so the engine and the check cannot disagree. In a world with no policies (nothing
+governs a call) the check falls back to the ledger: a grant recorded before the call.
 """
 
 from __future__ import annotations
 
 import fnmatch
+from typing import Any
 
-from clawarena.world.ledger import Ledger, LedgerEvent
-
-
-def action_covers(action: str, tool: str) -> bool:
-    """Does a granted `action` (a tool name or a glob of tool names) cover a call of `tool`?"""
-    return bool(action) and fnmatch.fnmatchcase(tool, action)
+APPROVALS_TABLE = "network_approvals"
 
 
-def approving_grant(ledger: Ledger, *, approver: str, requester: str, tool: str, before_seq: int | None = None) -> LedgerEvent | None:
-    """The first grant from `approver` to `requester` whose action covers `tool`, recorded
-    before ledger position `before_seq` (default: anywhere so far)."""
+def action_covers(action: str, tool: str, group: str = "") -> bool:
+    """Does an approved `action` (a tool name, a glob of tool names, or the tool's action group) cover a call of `tool`?"""
+    return bool(action) and (fnmatch.fnmatchcase(tool, action) or action == group)
+
+
+def scope_covers(approval: dict[str, Any], args: dict[str, Any], resource_id: str | None) -> bool:
+    """The call has the approved arguments, stays within the approved limits, acts on the approved resource."""
+    for name, value in (approval.get("args") or {}).items():
+        if args.get(name) != value:
+            return False
+    for name, limit in (approval.get("limits") or {}).items():
+        value = args.get(name)
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or value > limit:
+            return False
+    wanted = approval.get("resource")
+    return not wanted or resource_id == wanted
+
+
+def covering_approval(store: Any, *, requester: str, tool: str, group: str, args: dict[str, Any], resource_id: str | None, approver: str | None = None) -> dict[str, Any] | None:
+    """The first standing approval (approved, uses left) to `requester` (from `approver`, if given) that covers the call."""
+    where = {"requester": requester, "status": "approved", **({"approver": approver} if approver else {})}
+    for row in store.select(APPROVALS_TABLE, where, order_by="id"):
+        if row["uses_left"] > 0 and action_covers(row["action"], tool, group) and scope_covers(row, args, resource_id):
+            return row
+    return None
+
+
+def use(store: Any, approval: dict[str, Any], call_id: str) -> None:
+    """Spend one use of an approval on the call it covered (`used` when none is left)."""
+    left = approval["uses_left"] - 1
+    store.update(
+        APPROVALS_TABLE, {"id": approval["id"]},
+        {"uses_left": left, "status": "used" if left <= 0 else "approved", "used_by": [*approval["used_by"], call_id]},
+    )  # fmt: skip
+
+
+def approvals_used_by(state: dict[str, dict[str, dict[str, Any]]], call_id: str) -> list[dict[str, Any]]:
+    """The approvals (rows of a final state) that a call used."""
+    return [row for row in state.get(APPROVALS_TABLE, {}).values() if call_id in (row.get("used_by") or [])]
+
+
+def granted_before(ledger: Any, *, approver: str, requester: str, tool: str, before_seq: int) -> bool:
+    """For a world with no policies: a grant from `approver` to `requester` covering `tool` was
+    recorded before ledger position `before_seq`."""
     for e in ledger.of_kind("approval_grant"):
-        if before_seq is not None and e.seq >= before_seq:
+        if e.seq >= before_seq:
             break
         p = e.payload
         if p.get("approver") == approver and p.get("requester") == requester and action_covers(str(p.get("action", "")), tool):
-            return e
-    return None
+            return True
+    return False

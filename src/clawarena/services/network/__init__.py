@@ -18,6 +18,7 @@ from clawarena.services.registry import register_service
 from clawarena.spec.base import Strict
 from clawarena.spec.models import AttackSpec, Instant
 from clawarena.spec.refs import PrincipalId
+from clawarena.world.approvals import APPROVALS_TABLE
 from clawarena.world.clock import parse_time
 from clawarena.world.store import Column, TableSpec
 from clawarena.world.world import World
@@ -37,7 +38,7 @@ MESSAGES = TableSpec(
 )
 
 APPROVALS = TableSpec(
-    name="network_approvals",
+    name=APPROVALS_TABLE,  # world/approvals.py owns the covering rule over these rows
     columns=(
         Column("id", nullable=False),
         Column("requester", nullable=False),  # principal id
