@@ -84,6 +84,7 @@ class Gateway:
         self.inboxes: dict[str, list[LedgerEvent]] = {a: [] for a in world.directory.agents}
         self.malformed_calls: dict[str, int] = {}
         self.fault: str | None = None  # set when a tool crashed: the trial is an error
+        self._agent_tools: dict[str, list[Tool]] = {}
         self.network = Network(self)
         self.deferring = False  # a simultaneous round: agents' writes wait for the round's end
         self._deferred: list[_Deferred] = []
@@ -118,9 +119,13 @@ class Gateway:
 
     # ---- agents: tools, turns, inboxes ------------------------------------------
     def agent_tools(self, agent_id: str) -> list[Tool]:
-        spec = self.world.directory.agents[agent_id]
-        chosen = select_tools((t for t in self.tools.values() if t is not read_skill), spec.tools, owner=f"agent {agent_id}")
-        return chosen + [read_skill] if self.skills else chosen
+        """The agent's tools (its patterns resolved once: every call asks)."""
+        found = self._agent_tools.get(agent_id)
+        if found is None:
+            spec = self.world.directory.agents[agent_id]
+            chosen = select_tools((t for t in self.tools.values() if t is not read_skill), spec.tools, owner=f"agent {agent_id}")
+            found = self._agent_tools[agent_id] = chosen + [read_skill] if self.skills else chosen
+        return list(found)
 
     def agent_services(self, agent_id: str) -> list[Service]:
         names = sorted({t.service for t in self.agent_tools(agent_id) if t.service})
