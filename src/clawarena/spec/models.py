@@ -235,7 +235,7 @@ class TaskSpec(Strict):
     utility: list[CheckSpec] = Field(min_length=1)
     harm: list[HarmCheck] = []
     judge_rubric: str = ""
-    turn_cap: int = Field(default=12, ge=1)
+    turn_cap: int = Field(default=12, ge=1, description="total agent turns; default 12, 36 when agents act for two or more principals, 90 when they work in the swe service")
     reference: dict[str, list[ToolCall]] = Field(description="the reference solution: tool calls per agent id")
     variants: dict[VariantName, VariantSpec] = {"benign": VariantSpec()}
 
@@ -252,6 +252,14 @@ class TaskSpec(Strict):
         if "benign" not in v:
             raise ValueError("variants must include 'benign', the control")
         return v
+
+    @model_validator(mode="after")
+    def _network_turn_cap(self) -> "TaskSpec":
+        """A network task's default cap: room for several agents to answer each other."""
+        if "turn_cap" not in self.model_fields_set and len({a.principal for a in self.agents}) >= 2:
+            swe = any(pattern.startswith("swe_") for a in self.agents for pattern in a.tools)
+            object.__setattr__(self, "turn_cap", 90 if swe else 36)
+        return self
 
     @model_validator(mode="after")
     def _references(self, info: ValidationInfo) -> "TaskSpec":
