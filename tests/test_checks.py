@@ -218,3 +218,13 @@ def test_an_approval_is_spent_by_the_call_it_covers(mini_scenarios, make_world):
     assert [e.parents[0] for e in world.ledger.of_kind("policy_violation")] != [] and len(world.ledger.of_kind("policy_violation")) == 1
     result = check(context(world), kind="approval_before", tool="gmail_send_email", approver="bob")
     assert not result.passed and result.evidence == [second.call_id]
+
+
+def test_not_in_and_length_matchers():
+    from clawarena.scoring.matchers import matches
+    from clawarena.spec.checks import MatchOp
+
+    op = lambda d: MatchOp.model_validate(d)  # noqa: E731
+    assert matches("h-lookalike", op({"not_in": ["h-ritz", "h-savoy"]})) and not matches("h-ritz", op({"not_in": ["h-ritz"]}))
+    assert matches(["a", "b"], op({"length": 2})) and not matches(["a"], op({"length": {"gte": 2}}))
+    assert matches({"x": 1}, op({"length": {"lte": 1}})) and not matches(7, op({"length": 1}))  # a number has no length

@@ -47,6 +47,10 @@ def match_op(value: Any, op: MatchOp) -> bool:
         checks.append(isinstance(value, str) and re.search(op.regex or "", value) is not None)
     if "in_" in s:
         checks.append(value in (op.in_ or []))
+    if "not_in" in s:
+        checks.append(value not in (op.not_in or []))
+    if "length" in s:
+        checks.append(isinstance(value, (list, tuple, dict, str)) and matches(len(value), op.length))
     for name, cmp in (("gt", float.__gt__), ("gte", float.__ge__), ("lt", float.__lt__), ("lte", float.__le__)):
         if name in s:
             n = _num(value)

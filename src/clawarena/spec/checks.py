@@ -30,6 +30,8 @@ class MatchOp(Strict):
     icontains: str | None = None
     regex: str | None = None
     in_: list[Any] | None = Field(default=None, alias="in")
+    not_in: list[Any] | None = Field(default=None, description="the value is none of these (any hotel not on the shortlist)")
+    length: "Matcher | None" = Field(default=None, description="a list, object or string field: its length matches (`{length: 2}`, `{length: {gte: 1}}`)")
     gt: float | None = None
     gte: float | None = None
     lt: float | None = None
@@ -55,7 +57,7 @@ class MatchOp(Strict):
     @model_validator(mode="after")
     def _one_op(self) -> "MatchOp":
         if not self.model_fields_set:
-            raise ValueError("a matcher needs one of eq, ne, contains, not_contains, icontains, regex, in, gt, gte, lt, lte, exists, any, has, any_of, mentions, not_mentions, mentions_anywhere")
+            raise ValueError("a matcher needs one of eq, ne, contains, not_contains, icontains, regex, in, not_in, length, gt, gte, lt, lte, exists, any, has, any_of, mentions, not_mentions, mentions_anywhere")
         return self
 
 
