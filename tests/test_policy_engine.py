@@ -161,3 +161,30 @@ def test_approval_decisions_are_the_approvers_alone(tmp_path):
     again = gw.call("alice-agent", "decide_approval", {"request_id": "apr-1", "decision": "approve"})
     assert again.status == 409 and "already denied" in again.error
     assert w.store.get("network_approvals", {"id": "apr-1"})["status"] == "denied"
+
+
+CONSENT = """
+@id("owner-consents-to-flows") @approval("owner")
+forbid (principal, action == Action::"disclose", resource is Fact)
+when { resource.owner != principal.id && resource.owner != context.recipient };
+"""
+
+
+def test_an_owners_consent_lifts_a_forbidden_flow_for_that_recipient_once(tmp_path):
+    from tests.network_world import BASE
+
+    w, gw = world(load(tmp_path, CONSENT, edges=[*BASE["edges"], {"source": "carol", "target": "bob", "relation": "neighbour"}]))
+    tell_bob = {"to": "bob", "text": "Between us: Alice's floor is 3,600 EUR."}
+    assert gw.call("carol-agent", "send_message", tell_bob).ok
+    assert decisions(w, action="disclose")[-1]["decision"] == "deny"  # not Carol's to share
+    asked = gw.call("carol-agent", "request_approval", {"approver": "alice", "action": "disclose", "resource": "alice-floor", "args": {"recipient": "dana"}})
+    assert asked.ok and gw.call("alice-agent", "decide_approval", {"request_id": "apr-1", "decision": "approve"}).ok
+    assert gw.call("carol-agent", "send_message", tell_bob).ok
+    assert decisions(w, action="disclose")[-1]["decision"] == "deny"  # consent was for Dana, not Bob
+    gw.call("carol-agent", "request_approval", {"approver": "alice", "action": "disclose", "resource": "alice-floor", "args": {"recipient": "bob"}})
+    gw.call("alice-agent", "decide_approval", {"request_id": "apr-2", "decision": "approve"})
+    sent = gw.call("carol-agent", "send_message", tell_bob)
+    flow = decisions(w, action="disclose")[-1]
+    assert (flow["decision"], flow["approvals"]) == ("approved", ["apr-2"])
+    assert w.store.get("network_approvals", {"id": "apr-2"})["used_by"] == [sent.call_id]
+    assert gw.call("carol-agent", "send_message", tell_bob).ok and decisions(w, action="disclose")[-1]["decision"] == "deny"  # spent

@@ -279,7 +279,7 @@ class Gateway:
             self.fault = f"tool {tool_name} crashed: {type(exc).__name__}: {exc}"
             return self._fail(actor, call, 500, f"internal error in {tool_name}", error=ServiceError(500, self.fault, reason="backendError"))
         if self.world.policy is not None and ctx.deliveries:
-            refusal = self._govern_flows(actor, principal, call, ctx.deliveries)
+            refusal = self._govern_flows(actor, principal, call, ctx.deliveries, approvals)
             if refusal is not None:  # enforced: the content never leaves, the call's writes are undone
                 self._rollback(savepoint)
                 return self._fail(actor, call, 403, refusal, kind="refused")
@@ -317,7 +317,7 @@ class Gateway:
         if decision.allowed:
             self._record_decision(actor, call.id, request, decision, "allow", tool=tool_.name, group=tool_.action)
             return _CallVerdict()
-        lifted = gov.lift(self.world, decision, requester=principal.id, tool=tool_, args=args, resource=request.resource)
+        lifted = gov.lift(self.world, decision, requester=principal.id, action=gov.Act(tool_.name, tool_.action), args=args, resource=request.resource)
         if decision.needs_approval_only and lifted.complete:
             ids = [a["id"] for a in lifted.approvals]
             self._record_decision(actor, call.id, request, decision, "approved", tool=tool_.name, group=tool_.action, approvals=ids)
@@ -331,9 +331,11 @@ class Gateway:
             return _CallVerdict(refusal=f"policy {names}: {tool_.name} {reason}")
         return _CallVerdict()
 
-    def _govern_flows(self, actor: str, principal: PrincipalSpec, call: LedgerEvent, deliveries: list[Delivery]) -> str | None:
+    def _govern_flows(self, actor: str, principal: PrincipalSpec, call: LedgerEvent, deliveries: list[Delivery], approvals: list[dict[str, Any]]) -> str | None:
         """`disclose` decisions for each fact a delivery states and each resource it attaches,
-        per recipient; the refusal text when an enforced one denies."""
+        per recipient (an approval of action `disclose` for that resource, and optionally
+        `args: {recipient: ...}`, lifts an approval-lifted forbid; it is added to `approvals`,
+        spent with the call); the refusal text when an enforced one denies."""
         refusal = None
         for d in deliveries:
             text = f"{d.subject}\n{d.body}"
@@ -343,6 +345,11 @@ class Gateway:
                 for resource in [self.world.policy.fact_entity(f) for f in facts] + resources:
                     request = gov.flow_request(self.world, principal.id, resource, recipient, channel=d.channel, tool=call.payload["tool"])
                     decision = self.world.policy.decide(request)
+                    lifted = gov.lift(self.world, decision, requester=principal.id, action=gov.Act("disclose"), args={"recipient": request.context["recipient"]}, resource=resource)
+                    if decision.needs_approval_only and lifted.complete:  # consent to this flow, e.g. a patient's to share a record
+                        approvals.extend(a for a in lifted.approvals if all(a["id"] != b["id"] for b in approvals))
+                        self._record_decision(actor, call.id, request, decision, "approved", recipient=recipient.to, channel=d.channel, approvals=[a["id"] for a in lifted.approvals])
+                        continue
                     outcome = "allow" if decision.allowed else "deny"
                     ev = self._record_decision(actor, call.id, request, decision, outcome, recipient=recipient.to, channel=d.channel)
                     if not decision.allowed:

@@ -108,9 +108,17 @@ def flow_request(world: World, principal: str, resource: EntityRef, recipient: R
 
 
 # ---- approvals ---------------------------------------------------------------------------------
-def covering(world: World, *, requester: str, tool: Tool, args: dict[str, Any], resource: EntityRef, approver: str | None = None) -> dict[str, Any] | None:
+@dataclass(frozen=True)
+class Act:
+    """What an approval must cover: a tool and its action group, or `disclose` (a flow)."""
+
+    name: str
+    group: str = ""
+
+
+def covering(world: World, *, requester: str, action: Act, args: dict[str, Any], resource: EntityRef, approver: str | None = None) -> dict[str, Any] | None:
     resource_id = resource.id if resource.type != "Service" else None
-    return approvals.covering_approval(world.store, requester=requester, tool=tool.name, group=tool.action, args=args, resource_id=resource_id, approver=approver)
+    return approvals.covering_approval(world.store, requester=requester, tool=action.name, group=action.group, args=args, resource_id=resource_id, approver=approver)
 
 
 @dataclass
@@ -125,13 +133,13 @@ class ApprovalLift:
         return not self.missing
 
 
-def lift(world: World, decision: PolicyDecision, *, requester: str, tool: Tool, args: dict[str, Any], resource: EntityRef) -> ApprovalLift:
+def lift(world: World, decision: PolicyDecision, *, requester: str, action: Act, args: dict[str, Any], resource: EntityRef) -> ApprovalLift:
     out = ApprovalLift()
     if not decision.needs_approval_only:
         return out
     for statement in decision.liftable:
         approver = str(resource.attrs.get("owner") or "") if statement.approval == "owner" else statement.approval
-        found = covering(world, requester=requester, approver=approver, tool=tool, args=args, resource=resource) if approver else None
+        found = covering(world, requester=requester, approver=approver, action=action, args=args, resource=resource) if approver else None
         if found is None:
             out.missing.append(approver or "the owner")
         elif all(a["id"] != found["id"] for a in out.approvals):

@@ -23,13 +23,28 @@ def action_covers(action: str, tool: str, group: str = "") -> bool:
     return bool(action) and (fnmatch.fnmatchcase(tool, action) or action == group)
 
 
+def _subset(wanted: Any, got: Any) -> bool:
+    """`wanted` holds in `got`: equal values, or for an object each wanted key holds (a request body too)."""
+    if isinstance(wanted, dict):
+        return isinstance(got, dict) and all(_subset(v, got.get(k)) for k, v in wanted.items())
+    return wanted == got
+
+
+def _at(args: dict[str, Any], path: str) -> Any:
+    """An argument by name, or inside a request body by a dotted path (`body.quantity`)."""
+    value: Any = args
+    for part in path.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
 def scope_covers(approval: dict[str, Any], args: dict[str, Any], resource_id: str | None) -> bool:
-    """The call has the approved arguments, stays within the approved limits, acts on the approved resource."""
-    for name, value in (approval.get("args") or {}).items():
-        if args.get(name) != value:
-            return False
-    for name, limit in (approval.get("limits") or {}).items():
-        value = args.get(name)
+    """The call has the approved arguments (nested ones inside its body too), stays within the
+    approved limits (an argument or a dotted path into the body), acts on the approved resource."""
+    if not _subset(approval.get("args") or {}, args):
+        return False
+    for path, limit in (approval.get("limits") or {}).items():
+        value = _at(args, path)
         if not isinstance(value, (int, float)) or isinstance(value, bool) or value > limit:
             return False
     wanted = approval.get("resource")
