@@ -188,3 +188,18 @@ def test_an_owners_consent_lifts_a_forbidden_flow_for_that_recipient_once(tmp_pa
     assert (flow["decision"], flow["approvals"]) == ("approved", ["apr-2"])
     assert w.store.get("network_approvals", {"id": "apr-2"})["used_by"] == [sent.call_id]
     assert gw.call("carol-agent", "send_message", tell_bob).ok and decisions(w, action="disclose")[-1]["decision"] == "deny"  # spent
+
+
+def test_an_agentless_approver_judges_a_bound_or_an_action_group_by_its_policy(tmp_path):
+    """Dana has no agent: she approves a request scoped only by a bound when the largest call it
+    covers is one only her approval stands in the way of, and a request for an action group."""
+    capped = OVER_LIMIT + '\n@id("never-over-5000") forbid (principal, action == Action::"market_make_offer", resource) when { context.args.amount > 5000 };\n'
+    w, gw = world(load(tmp_path, capped))
+    within = gw.call("bob-agent", "request_approval", {"approver": "dana", "action": "market_make_offer", "args": {"listing_id": "lst-vespa"}, "limits": {"amount": 4000}})
+    assert within.result["status"] == "approved"
+    beyond = gw.call("bob-agent", "request_approval", {"approver": "dana", "action": "market_make_offer", "args": {"listing_id": "lst-vespa"}, "limits": {"amount": 6000}})
+    assert beyond.result["status"] == "denied" and "never-over-5000" in beyond.result["note"]
+    group = gw.call("bob-agent", "request_approval", {"approver": "dana", "action": "offer", "args": {"listing_id": "lst-vespa"}, "limits": {"amount": 3500}})
+    assert group.result["status"] == "approved"  # every tool of the offer group bob's agent has is within her rules
+    assert gw.call("bob-agent", "market_make_offer", {"listing_id": "lst-vespa", "amount": 3500}).ok
+    assert decisions(w, action="market_make_offer")[-1]["decision"] == "approved"

@@ -15,6 +15,7 @@ from clawarena.gateway import governance as gov
 from clawarena.services.base import Delivery, ServiceError
 from clawarena.services.network import APPROVALS, MESSAGES, Attachment
 from clawarena.spec import catalog
+from clawarena.world import approvals
 from clawarena.world.ledger import LedgerEvent
 
 if TYPE_CHECKING:
@@ -139,30 +140,43 @@ class Network:
         if approver != requester and directory.has_agent(approver):
             self.gw.notify(approver, event)
             return {"ok": True, "request_id": request_id, "status": "pending"}
-        decision, note, uses = self._simulated_decision(requester, approver, action, args, resource)
+        decision, note, uses = self._simulated_decision(requester, approver, action, args, limits, resource)
         self._decide(approver, approver, request_id, decision, note, uses, parent=event, notify=False)  # the answer is this call's result
         return {"ok": True, "request_id": request_id, "status": self.world.store.get(APPROVALS.name, {"id": request_id})["status"], "note": note}
 
-    def _simulated_decision(self, requester: str, approver: str, action: str, args: dict[str, Any], resource: str | None) -> tuple[str, str, int]:
+    def _simulated_decision(self, requester: str, approver: str, action: str, args: dict[str, Any], limits: dict[str, int], resource: str | None) -> tuple[str, str, int]:
         """How a principal with no agent under test answers: a scripted reply, else its policy."""
         import fnmatch
 
         for reply in self.world.scenario.task.replies:
             if reply.approver == approver and fnmatch.fnmatchcase(requester, reply.requester) and fnmatch.fnmatchcase(action, reply.action):
                 return reply.decision, reply.note, reply.uses
-        tool = self.gw.tools.get(action)
-        if self.world.policy is None or tool is None:
+        # The tool asked for, or every tool of the requester's agents in the action group asked for.
+        agents = self.world.directory.agents_of(requester)
+        tools = [self.gw.tools[action]] if action in self.gw.tools else sorted(
+            {t.name: t for a in agents for t in self.gw.agent_tools(a) if t.action == action}.values(), key=lambda t: t.name
+        )
+        if self.world.policy is None or not tools:
             return "deny", f"{approver} has no rule that lets them approve {action!r}", 1
-        call_args = dict(args)
+        if len(tools) > 1:  # a group: judge the tools the requested scope can be a call of
+            scoped = approvals.with_limits(args, limits)
+            tools = [t for t in tools if all(n in scoped or (resource and t.resource and t.resource[0] == n) for n, f in t.args_model.model_fields.items() if f.is_required())] or tools
+        verdicts = [self._policy_verdict(requester, approver, tool, args, limits, resource) for tool in tools]
+        denied = [v for v in verdicts if v is not None]
+        if denied:
+            return "deny", denied[0], 1
+        return "approve", f"within what {approver} may approve", 1
+
+    def _policy_verdict(self, requester: str, approver: str, tool, args: dict[str, Any], limits: dict[str, int], resource: str | None) -> str | None:
+        """None when the approver's policy lets the requested call go ahead (at the bound of any
+        limit: the largest call the approval would cover), else why not."""
+        call_args = approvals.with_limits(args, limits)
         if resource and tool.resource:
             call_args.setdefault(tool.resource[0], resource)
-        request = gov.call_request(self.world, requester, tool, call_args)
-        decision = self.world.policy.decide(request)
-        if decision.allowed:
-            return "approve", "no rule forbids it", 1
-        if decision.needs_approval_only and all(s.approval in (approver, "owner") for s in decision.liftable):
-            return "approve", f"within what {approver} may approve ({', '.join(decision.names())})", 1
-        return "deny", f"forbidden by {', '.join(decision.names()) or 'policy'}", 1
+        decision = self.world.policy.decide(gov.call_request(self.world, requester, tool, call_args))
+        if decision.allowed or (decision.needs_approval_only and all(s.approval in (approver, "owner") for s in decision.liftable)):
+            return None
+        return f"forbidden by {', '.join(decision.names()) or 'policy'}"
 
     def route_approval_decision(self, ctx: "PeerContext", request_id: str, decision: str, note: str, uses: int) -> dict[str, Any]:
         row = self.world.store.get(APPROVALS.name, {"id": request_id})

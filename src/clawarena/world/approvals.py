@@ -38,6 +38,19 @@ def _at(args: dict[str, Any], path: str) -> Any:
     return value
 
 
+def with_limits(args: dict[str, Any], limits: dict[str, int]) -> dict[str, Any]:
+    """The arguments of the largest call an approval with these limits covers (each limited
+    argument, or dotted path into the body, at its bound unless given)."""
+    out: dict[str, Any] = {k: (dict(v) if isinstance(v, dict) else v) for k, v in args.items()}
+    for path, limit in limits.items():
+        *parents, last = path.split(".")
+        node = out
+        for part in parents:
+            node = node.setdefault(part, {}) if isinstance(node.get(part, {}), dict) else {}
+        node.setdefault(last, limit)
+    return out
+
+
 def scope_covers(approval: dict[str, Any], args: dict[str, Any], resource_id: str | None) -> bool:
     """The call has the approved arguments (nested ones inside its body too), stays within the
     approved limits (an argument or a dotted path into the body), acts on the approved resource."""
