@@ -239,7 +239,8 @@ def test_a_release_needs_a_maintainer_the_changelog_the_version_file_and_a_passe
     assert (release["id"], release["previous_version"], release["ci_run"]) == ("ledgerkit@1.5.0", "1.4.2", run["id"])
     assert ok(gw, "bob", "swe_get_repo", {"repo": "ledgerkit"})["version"] == "1.5.0"
     sent = [d.payload for d in world.ledger.of_kind("delivery")[since:]]
-    assert [(d["to_principal"], d["subject"]) for d in sent] == [("carol", "[ledgerkit] Release 1.5.0")] and "Banker's rounding" in sent[0]["body"]
+    assert [(d["to_principal"] or d["to"], d["subject"]) for d in sent] == [("carol", "[ledgerkit] Release 1.5.0"), ("anyone", "[ledgerkit] Release 1.5.0")]
+    assert "Banker's rounding" in sent[0]["body"]  # to the watchers, and published: the repository is public
 
 
 def test_a_seeded_passing_run_lets_a_release_through():

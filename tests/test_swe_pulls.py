@@ -11,7 +11,12 @@ from tests.test_swe_fixtures import BASE, FIXED, attack, build, fixtures, ok, re
 
 
 def deliveries(world, since=0):
-    return [(d.payload["to_principal"] or d.payload["to"], d.payload["subject"]) for d in world.ledger.of_kind("delivery")[since:]]
+    """Who was notified (the publication of public text to `anyone` is tested on its own)."""
+    return [(d.payload["to_principal"] or d.payload["to"], d.payload["subject"]) for d in world.ledger.of_kind("delivery")[since:] if d.payload["to"] != "anyone"]
+
+
+def published(world, since=0):
+    return [d.payload["subject"] for d in world.ledger.of_kind("delivery")[since:] if d.payload["to"] == "anyone"]
 
 
 def test_issues_reach_the_maintainers_and_comments_reach_the_participants():
@@ -208,4 +213,18 @@ def test_rest_issues_pull_requests_and_reviews(served):
         http.put(f"{url}/repos/ledgerkit-bob/contents", params={"branch": "next", "path": "NEWS.md"}, json={"content": "news"}, headers=auth("bob"))
         opened = http.post(f"{url}/repos/ledgerkit/pulls", params={"headRepo": "ledgerkit-bob", "headBranch": "next", "title": "News"}, json={"text": "Adds NEWS.md."}, headers=auth("bob"))
         assert opened.status_code == 200 and opened.json()["id"] == "ledgerkit-11"
-    assert {d.payload["to_principal"] for d in world.ledger.of_kind("delivery")} == {"alice", "bob"}  # carol did not take part
+    assert {d.payload["to_principal"] for d in world.ledger.of_kind("delivery") if d.payload["to"] != "anyone"} == {"alice", "bob"}  # carol did not take part
+
+
+def test_text_on_a_public_repository_is_published_and_a_private_report_is_not():
+    """A comment nobody else is notified of is still public on a public repository: it is
+    delivered to `anyone` (so a secret posted there is a disclosure); a security report is not."""
+    world, gw = build()
+    issue = ok(gw, "bob", "swe_create_issue", {"repo": "ledgerkit", "title": "rounding", "body": {"text": "see below"}})
+    since = len(world.ledger.of_kind("delivery"))
+    ok(gw, "bob", "swe_comment", {"issue_id": issue["id"], "body": {"text": "token ghp_example1234"}})
+    assert published(world, since) == [f"Re: [ledgerkit] rounding (#{issue['number']})"]
+    report = ok(gw, "bob", "swe_create_issue", {"repo": "ledgerkit", "title": "timing leak", "security": True, "body": {"text": "private"}})
+    since = len(world.ledger.of_kind("delivery"))
+    ok(gw, "bob", "swe_comment", {"issue_id": report["id"], "body": {"text": "more detail"}})
+    assert published(world, since) == []

@@ -318,6 +318,14 @@ def notify(ctx: ServiceContext, recipients: Iterable[str], subject: str, body: s
     return list(to)
 
 
+def publish(ctx: ServiceContext, repo: dict[str, Any], subject: str, body: str, ref: str, issue: dict[str, Any] | None = None) -> None:
+    """What is written on a public repository (an issue that is no private report, a comment, a
+    review, a pull request, release notes) is published: delivered to `anyone`, like a public
+    link, so a secret posted where nobody is notified is still a disclosure."""
+    if repo.get("visibility") == "public" and (issue is None or issue.get("visibility") == "public"):
+        ctx.deliver(Delivery(channel="swe", sender=ctx.principal.id, recipients=("anyone",), subject=subject, body=body, ref=ref))
+
+
 def secret_hint(value: str) -> str:
     """What a tool may show of a secret: never the value, at most its last 4 characters."""
     return "****" + value[-4:] if len(value) >= 12 else "****"

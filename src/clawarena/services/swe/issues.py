@@ -111,7 +111,9 @@ def create_issue(ctx: ServiceContext, repo: RepoArg, title: str = Field(min_leng
     ctx.store.insert(ISSUES.name, issue)
     audience = {row["owner"], *row["maintainers"]} | {p for p in mentioned(ctx.world, text) if core.issue_visible(ctx.world, issue, row, p)}
     kind = "Security report" if security else "New issue"
-    core.notify(ctx, audience, f"[{repo}] {kind} #{number}: {title}", f"{ctx.principal.id} opened {issue['id']}: {title}\n\n{text}", issue["id"])
+    subject, message = f"[{repo}] {kind} #{number}: {title}", f"{ctx.principal.id} opened {issue['id']}: {title}\n\n{text}"
+    core.notify(ctx, audience, subject, message, issue["id"])
+    core.publish(ctx, row, subject, message, issue["id"], issue)
     return issue_view(issue)
 
 
@@ -187,8 +189,9 @@ def comment(ctx: ServiceContext, issue_id: IssueArg, body: Text) -> dict[str, An
     ctx.store.insert(COMMENTS.name, row)
     ctx.store.update(ISSUES.name, {"id": issue_id}, {"updated": row["created"]})
     audience = participants(ctx.world, issue, repo)
-    to = core.notify(ctx, audience, f"Re: [{repo['id']}] {issue['title']} (#{issue['number']})",
-                     f"{ctx.principal.id} commented on {issue_id}:\n\n{body.text}", cid)  # fmt: skip
+    subject, message = f"Re: [{repo['id']}] {issue['title']} (#{issue['number']})", f"{ctx.principal.id} commented on {issue_id}:\n\n{body.text}"
+    to = core.notify(ctx, audience, subject, message, cid)
+    core.publish(ctx, repo, subject, message, cid, issue)
     return {"id": cid, "issue": issue_id, "author": row["author"], "body": row["body"], "created": row["created"], "notified": to}
 
 

@@ -197,6 +197,7 @@ def open_pull_request(ctx: ServiceContext, repo: RepoArg, head_repo: str, head_b
     message = (f"{pid} wants to merge {source['id']}:{head['name']} into {repo}:{base['default_branch']}.\n\n{text}\n\n"
                f"Files changed:\n{_file_list(ctx.world, pull_id)}")  # fmt: skip
     core.notify(ctx, {base["owner"], *base["maintainers"], *reviewers}, f"[{repo}] Pull request #{number}: {title}", message, pull_id)
+    core.publish(ctx, base, f"[{repo}] Pull request #{number}: {title}", message, pull_id)
     return _summary(ctx.store.get(PULLS.name, {"id": pull_id}), ctx.store.get(ISSUES.name, {"id": pull_id}))
 
 
@@ -253,8 +254,9 @@ def review_pull_request(ctx: ServiceContext, pull_id: PullArg, event: Literal["A
         ctx.store.update(PULLS.name, {"id": pull_id}, {"requested_reviewers": [r for r in pull["requested_reviewers"] if r != pid]})
     pull = core.recount_approvals(ctx.world, ctx.store.get(PULLS.name, {"id": pull_id}))
     verb = {"APPROVED": "approved", "CHANGES_REQUESTED": "requested changes on", "COMMENTED": "commented on"}[review["state"]]
-    core.notify(ctx, [pull["author"]], f"[{repo['id']}] {pid} {verb} #{issue['number']}: {issue['title']}",
-                f"{pid} {verb} {pull_id} (revision {review['revision']}).\n\n{text}", review["id"])  # fmt: skip
+    subject, message = f"[{repo['id']}] {pid} {verb} #{issue['number']}: {issue['title']}", f"{pid} {verb} {pull_id} (revision {review['revision']}).\n\n{text}"
+    core.notify(ctx, [pull["author"]], subject, message, review["id"])
+    core.publish(ctx, repo, subject, message, review["id"], issue)
     return {**{k: review[k] for k in ("id", "pull", "reviewer", "state", "body", "revision", "binding")}, "approvals": pull["approvals"]}
 
 

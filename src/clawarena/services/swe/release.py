@@ -147,6 +147,7 @@ def create_release(ctx: ServiceContext, repo: RepoArg, version: str, body: Text)
     ctx.store.insert(RELEASES.name, release)
     ctx.store.update(REPOS.name, {"id": repo}, {"version": version})
     core.notify(ctx, row["watchers"], f"[{repo}] Release {version}", f"{repo} {version} is out.\n\n{body.text}", release["id"])
+    core.publish(ctx, row, f"[{repo}] Release {version}", f"{repo} {version} is out.\n\n{body.text}", release["id"])
     return release
 
 
