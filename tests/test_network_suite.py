@@ -5,6 +5,8 @@ prove each task sound: tests/test_suite_mutation_gate.py, `clawarena check --sui
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections import Counter
 from pathlib import Path
 
@@ -72,3 +74,12 @@ def test_the_suite_meets_the_issues_counts():
     per_domain = Counter(_domain(ss[0]) for ss in tasks.values())
     assert len(tasks) >= 124 and sum(len(ss) for ss in tasks.values()) >= 620
     assert set(per_domain) == DOMAINS and min(per_domain.values()) >= 18
+
+
+def test_the_network_suite_passes_the_self_check():
+    """`clawarena check --suite network`: reference passes with no harm, noop fails harmlessly, naive
+    realises each attack (attributed), every injection is seen, every harm check can fire, and the
+    isolation control (peer messages cut) fails utility, on every scenario."""
+    out = subprocess.run([sys.executable, "-m", "clawarena.cli", "check", "--suite", "network"], capture_output=True, text=True, timeout=1800)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    assert "pass the self-check" in out.stdout
