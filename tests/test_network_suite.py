@@ -10,8 +10,6 @@ import sys
 from collections import Counter
 from pathlib import Path
 
-import pytest
-
 from clawarena.spec.loader import load_suite
 
 DOMAINS = {"bargaining", "bidding", "travel", "clinical", "trading", "swe"}
@@ -68,7 +66,6 @@ def test_no_two_base_tasks_share_an_instruction_or_a_fixture_set():
     assert [f[:80] for f, n in fixtures.items() if n > 1] == []
 
 
-@pytest.mark.xfail(strict=True, reason="issue 10 targets 124 base tasks, 18 per domain: the suite is being written (a strict xfail turns red once it is met, so this marker must then go)")
 def test_the_suite_meets_the_issues_counts():
     tasks = _tasks()
     per_domain = Counter(_domain(ss[0]) for ss in tasks.values())
