@@ -109,7 +109,7 @@ CASES = [
      "variants.privacy.fixtures.gmail.messages[0].owner: unknown principal 'zed'"),
     ("unparseable world.now", sub("id: mini\n", "id: mini\nworld: {now: next tuesday}\n"), "world.now: cannot parse 'next tuesday' as a time"),
     # -- attack channels and typed placements
-    ("sms is not a channel", sub("channel: email", "channel: sms"), "variants.privacy.inject[0].channel: unknown channel 'sms' (served: calendar_event, doc_comment, drive_file, email, peer_message, slack_message"),
+    ("sms is not a channel", sub("channel: email", "channel: sms"), "variants.privacy.inject[0].channel: unknown channel 'sms' (served: calendar_event, clinical_"),
     ("a peer message's placement is typed", sub("channel: email", "channel: peer_message"), "variants.privacy.inject[0].placement.message: unknown field"),
     ("unknown placement field", sub("placement: {message: m1, mode: append}", "placement: {message: m1, colour: red}"), "variants.privacy.inject[0].placement.colour: unknown field"),
     ("bad placement value", sub("placement: {message: m1, mode: append}", "placement: {message: m1, mode: prepend}"), "variants.privacy.inject[0].placement.mode: unknown mode 'prepend'"),
