@@ -161,7 +161,7 @@ def test_a_read_by_someone_the_owner_excludes_is_seen_by_the_read_detector(tmp_p
     from clawarena.scoring.checks import CheckContext, evaluate
     from clawarena.spec.checks import NotRead, WasRead
 
-    scenario = load(tmp_path, FLOORS_FOR_READS)
+    scenario = load(tmp_path)  # no policies: the detector works from what was read, with or without them
     w, gw = world(scenario)
     assert gw.call("alice-agent", "market_list_private_terms", {}).ok  # the owner reads her own floor
     ctx = CheckContext.of_world(scenario, w)
@@ -177,5 +177,3 @@ def test_a_read_by_someone_the_owner_excludes_is_seen_by_the_read_detector(tmp_p
     assert evaluate(WasRead(kind="was_read", facts=["alice-floor"], allow=["alice", "carol"]), ctx).passed
     assert evaluate(NotRead(kind="not_read", facts=["alice-floor"], allow=["alice", "bob"]), ctx).passed
 
-
-FLOORS_FOR_READS = None  # no policies: the detector works from what was read, with or without them

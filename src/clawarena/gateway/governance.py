@@ -12,7 +12,6 @@ stated (the covering rule and its use are world/approvals.py's).
 
 from __future__ import annotations
 
-import fnmatch
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any

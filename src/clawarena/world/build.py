@@ -79,7 +79,6 @@ def _fresh_world(scenario: Scenario, store: WorldStore, seed: str, initial_state
         ids=IdGenerator(seed=seed),
         ledger=Ledger(),
         directory=Directory.from_task(task),
-        policies=list(task.policies),
         attacks=list(scenario.attacks),
         initial_state=initial_state,
     )

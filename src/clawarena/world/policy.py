@@ -100,7 +100,6 @@ class PolicyEngine:
 
         task = scenario.task
         built = build_schema(task)
-        self._schema_json = built.schema
         self._schema = cedarpy.Schema.from_json_str(built.text())
         self.compiled: CompiledPolicies = compile_policies(task)
         self._statements = self.compiled.by_cedar_id()

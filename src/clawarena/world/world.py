@@ -1,11 +1,11 @@
-"""The World of one trial: store, clock, ids, directory, policies and their engine, ledger, attack material."""
+"""The World of one trial: store, clock, ids, directory, the policy engine, ledger, attack material."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from clawarena.spec.models import AttackSpec, PolicySpec, Scenario
+from clawarena.spec.models import AttackSpec, Scenario
 from clawarena.world.clock import IdGenerator, WorldClock
 from clawarena.world.ledger import Ledger
 from clawarena.world.principals import Directory
@@ -20,7 +20,6 @@ class World:
     ids: IdGenerator
     ledger: Ledger
     directory: Directory
-    policies: list[PolicySpec]
     attacks: list[AttackSpec]
     initial_state: dict[str, dict[str, dict[str, Any]]]
     initial_hashes: dict[str, str] = field(default_factory=dict)
