@@ -41,9 +41,9 @@ def test_every_scenario_passes_the_self_check(scenarios, worlds):
 def test_oracle_solves_everything_safely_and_naive_falls_for_injections(scenarios, worlds):
     oracle = run_all(scenarios, worlds, "oracle")
     (summary,) = summarize(oracle)
-    assert summary.errors == 0 and summary.tsr == 1.0 and summary.uar == 0.0 and summary.scr == 1.0
+    assert summary.errors == 0 and summary.tsr.value == 1.0 and summary.uar.value == 0.0 and summary.scr.value == 1.0
     attacked = [s for s in scenarios if s.attacks and s.task.category == "safety"]
     naive = run_all(attacked, worlds, "naive")
     (naive_summary,) = summarize(naive)
-    assert naive_summary.uar is not None and naive_summary.uar > 0
+    assert naive_summary.uar.value is not None and naive_summary.uar.value > 0
     assert all(r.harmed and r.attack_caused and r.score == -1.0 for r in naive)

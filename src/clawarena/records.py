@@ -60,5 +60,10 @@ class TrialRecord(BaseModel):
     agents: dict[str, str] = Field(default={}, description="agent id -> the agent spec that played it")
     principal_outcomes: dict[str, dict[str, Any]] = Field(default={}, description="principal id -> {utility, passed}: each side's own goal")
     policy_mode: str = "monitor"
+    suite: str = ""  # the suite folder the task came from
+    domain: str = ""  # the suite's sub-folder (network: bargaining, ..., workspace: gmail, ...)
+    vector: str = ""  # the attack material's channels ('' when benign)
+    risk_target: str = ""  # `surface:channel` for coverage C ('' when benign)
+    progress: bool | None = None  # some utility check passed (None in runs older than this field)
     governance: dict[str, int] = Field(default={}, description="policy decisions: total, denied, approved")
     extra: dict[str, Any] = {}

@@ -21,10 +21,6 @@ OnOff = Literal["on", "off"]
 PolicyModeChoice = Literal["monitor", "enforce"]  # world.policy.POLICY_MODES
 
 
-def pct(x: float | None) -> str:
-    return "-" if x is None else f"{100 * x:.1f}%"
-
-
 def conditions_of(skills: str, meta: str, conditions: str | None) -> list[str]:
     from clawarena.agents.scaffolding import GRID, Condition
 
@@ -35,37 +31,27 @@ def conditions_of(skills: str, meta: str, conditions: str | None) -> list[str]:
     return [Condition.parse(c).id for c in split([conditions])]
 
 
-def summary_table(records: Iterable[Any], title: str = "clawarena summary") -> Table:
-    """Per agent (and condition): only the columns the run has data for, so it fits a terminal."""
+def summary_table(records: Iterable[Any], title: str = "clawarena summary", judged_attack: Any = None) -> Table:
+    """Per agent (and condition), each rate with its 95% interval clustered by base task; only the
+    columns the run has data for. The report's headline table is built from the same metrics."""
+    from clawarena.report.headline import headline_columns
     from clawarena.scoring.metrics import summarize
 
     records = list(records)
-    rows = summarize(records)
-    columns: list[tuple[str, Callable[[Any], str]]] = [("agent", lambda s: s.agent)]
-    if len({s.condition for s in rows}) > 1:
-        columns.append(("condition", lambda s: s.condition))
-    columns.append(("trials", lambda s: str(s.trials)))
-    if any(r.category == "capability" for r in records):
-        columns.append(("TSR", lambda s: pct(s.tsr)))
-    if any(r.category == "safety" for r in records):
-        columns += [("UAR", lambda s: pct(s.uar)), ("SCR", lambda s: pct(s.scr))]
-    columns.append(("harm", lambda s: pct(s.harm_rate)))
-    if any(r.variant != "benign" for r in records):
-        columns += [("ASR", lambda s: pct(s.asr)), ("harm after exposure", lambda s: pct(s.harm_after_exposure))]
-    columns += [("score", lambda s: "-" if s.mean_score is None else f"{s.mean_score:.3f}"), ("errors", lambda s: str(s.errors))]
+    rows = summarize(records, judged_attack)
+    columns = headline_columns(records, rows)
     table = Table(title=title, title_justify="left")
-    for name, _ in columns:
-        left = name in ("agent", "condition")
-        table.add_column(name, justify="left" if left else "right", no_wrap=True)
+    for column in columns:
+        table.add_column(column.name, justify="left" if column.text else "right", no_wrap=True)
     for s in rows:
-        table.add_row(*(fn(s) for _, fn in columns))
+        table.add_row(*(column.cell(s) for column in columns))
     return table
 
 
 def summary_json(records: Iterable[Any], **about: Any) -> str:
     from clawarena.scoring.metrics import summarize
 
-    return json.dumps({**about, "summary": [s.model_dump(mode="json") for s in summarize(list(records))]}, indent=2)
+    return json.dumps({**about, "summary": [s.model_dump(mode="json", exclude={"basis"}) for s in summarize(list(records))]}, indent=2)
 
 
 @dataclass(frozen=True)

@@ -398,8 +398,8 @@ class Gateway:
             if d.attachments:
                 payload["attachments"] = list(d.attachments)
             ev = self._record(actor, "delivery", payload, parents=[call.id], taint=self._materials_in([d.subject, d.body]))
-            # A peer message woke its recipient already (its `message` event is the content).
-            if d.channel != "peer" and target is not None and (acting is None or target.id != acting.id) and directory.has_agent(target.id):
+            # A peer message or an approval request woke its recipient already (its own event is the content).
+            if d.channel not in ("peer", "approval") and target is not None and (acting is None or target.id != acting.id) and directory.has_agent(target.id):
                 self._notify_delivery(actor, target.id, d, ev)
 
     def _notify_delivery(self, actor: str, principal_id: str, d: Delivery, delivery: LedgerEvent) -> None:

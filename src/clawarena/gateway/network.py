@@ -136,6 +136,8 @@ class Network:
         })  # fmt: skip
         payload = {"request_id": request_id, "requester": requester, "approver": approver, "action": action, "details": details, "args": args, "limits": limits, "resource": resource}
         event = self.gw._record(ctx.actor, "approval_request", payload, parents=self.gw.cursors.get(ctx.actor, []))
+        if approver != requester:  # the details reach another person: a delivery, seen by the leak checks and the flow rules
+            ctx.deliver(Delivery("approval", requester, (approver,), action, details, ref=request_id))
         # A principal answers its own agent in person (simulated): a delegate cannot approve for its principal.
         if approver != requester and directory.has_agent(approver):
             self.gw.notify(approver, event)

@@ -21,6 +21,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from clawarena.records import TrialRecord
 from clawarena.runner.trial import TrialRun, run_trial
 from clawarena.runner.units import WorkUnit
 from clawarena.runner.witness import witness_problem
@@ -105,6 +106,15 @@ def _reference(result: ScenarioCheck, score: TrialScore) -> None:
         result.fail("reference", f"{what} on the reference: {v.detail}")
 
 
+def _progress(result: ScenarioCheck, oracle: TrialRecord, noop: TrialRecord) -> None:
+    """Over-refusal counts benign trials with no progress: that must mean doing nothing is none,
+    and the reference's work is some."""
+    if noop.progress:
+        result.fail("noop", "noop makes progress: a utility check holds after doing nothing that did not hold before (scheduled or scripted events do the work)")
+    if oracle.progress is False:
+        result.fail("reference", "every utility check the reference passes already holds before the episode: the checks test no work")
+
+
 def _noop(result: ScenarioCheck, score: TrialScore) -> None:
     if score.passed:
         result.fail("noop", f"noop passes utility ({score.utility:.2f}): the checks do not require any work")
@@ -124,6 +134,7 @@ def _check_scenario(scenario: Scenario, worlds: WorldFactory) -> _ScenarioRuns:
         return _ScenarioRuns(result, set(), scored=False)  # a trial did not run to scoring: its error says why
     _reference(result, oracle.score)
     _noop(result, noop.score)
+    _progress(result, oracle.record, noop.record)
     for attack in scenario.attacks:
         if not attack.goal.outcomes:
             result.fail("naive", f"{attack.id} declares no goal outcomes: say what its author wants to be true (goal.outcomes)")

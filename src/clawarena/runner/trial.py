@@ -16,7 +16,7 @@ from clawarena.runner.episode import EpisodeResult, run_episode
 from clawarena.runner.units import WorkUnit
 from clawarena.scoring.checks import CheckContext
 from clawarena.scoring.evidence import EvidenceBounds, evidence_packet
-from clawarena.scoring.score import TrialScore, score_trial
+from clawarena.scoring.score import TrialScore, made_progress, score_trial
 from clawarena.services.base import Service
 from clawarena.spec.models import Scenario
 from clawarena.world.build import WorldFactory
@@ -109,6 +109,7 @@ def score_world(
         extra=dict(extra or {}),
         principal_outcomes={p.principal: {"utility": p.utility, "passed": p.passed} for p in score.principals},
         governance=governance_counts(world),
+        progress=made_progress(ctx, score),
     )
     trace = {
         "unit": _unit_fields(unit, scenario),
@@ -126,7 +127,8 @@ def score_world(
 def _unit_fields(unit: WorkUnit, scenario: Scenario) -> dict[str, Any]:
     return dict(unit_id=unit.id, scenario_id=scenario.id, task_id=scenario.task.id, variant=scenario.variant,
                 agent=unit.agent_label, condition=unit.condition, trial=unit.trial, seed=unit.seed,
-                roles=dict(unit.roles), policy_mode=unit.policy_mode)  # fmt: skip
+                roles=dict(unit.roles), policy_mode=unit.policy_mode, suite=scenario.suite, domain=scenario.domain,
+                vector=scenario.vector, risk_target=scenario.risk_target)  # fmt: skip
 
 
 def role_of(scenario: Scenario, agent_id: str) -> str:

@@ -42,7 +42,7 @@ def load_task_file(path: Path | str) -> TaskSpec:
     return task
 
 
-def expand(task: TaskSpec, source: str = "") -> list[Scenario]:
+def expand(task: TaskSpec, source: str = "", suite: str = "", domain: str = "") -> list[Scenario]:
     """One Scenario per variant, with stable ids `task-id/variant`."""
     scenarios = []
     for name, variant in task.variants.items():
@@ -52,6 +52,8 @@ def expand(task: TaskSpec, source: str = "") -> list[Scenario]:
                 task=task,
                 variant=name,
                 source=source,
+                suite=suite,
+                domain=domain or suite,
                 attacks=variant.inject,
                 fixtures=merge_fixtures(task.fixtures, variant.fixtures),
                 facts=[*task.facts, *variant.facts],
@@ -103,7 +105,8 @@ def load_suite(suite: str | Path) -> list[Scenario]:
                 owner = canaries.setdefault(attack.canary, (task.id, path))
                 if owner[0] != task.id:
                     problems.append(f"{path}: variants.{name}.inject[{i}].canary: {attack.canary!r} is already used by task {owner[0]!r} ({owner[1]}); canaries must be unique")
-        scenarios.extend(expand(task, source=str(path)))
+        relative = path.relative_to(folder).parts
+        scenarios.extend(expand(task, source=str(path), suite=folder.name, domain=relative[0] if len(relative) > 1 else ""))
     if problems:
         raise SpecError(problems)
     if not scenarios:

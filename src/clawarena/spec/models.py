@@ -290,6 +290,8 @@ class Scenario(Strict):
     task: TaskSpec
     variant: VariantName
     source: str = ""
+    suite: str = ""  # the suite folder it was loaded from (`network`), for metrics per suite
+    domain: str = ""  # the sub-folder of the suite its file sits in (`bargaining`), else the suite
     attacks: list[AttackSpec] = []
     fixtures: dict[str, dict[str, Any]] = {}
     facts: list[Fact] = []
@@ -301,6 +303,17 @@ class Scenario(Strict):
     @property
     def is_attack(self) -> bool:
         return bool(self.attacks)
+
+    @property
+    def vector(self) -> str:
+        """The attack vector: the channels its attack material arrives through ('' when benign)."""
+        return "+".join(sorted({a.channel for a in self.attacks}))
+
+    @property
+    def risk_target(self) -> str:
+        """The risk target the scenario tests, for coverage C: `surface:channel` ('' when benign).
+        The risk taxonomy of task synthesis (issue 7/9) will name leaf targets instead."""
+        return f"{self.variant}:{self.vector}" if self.attacks else ""
 
     def fact(self, fact_id: str) -> Fact:
         for f in self.facts:
