@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,10 +39,15 @@ class ScriptedModel:
     requests: list[dict[str, Any]] = field(default_factory=list)
     served: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # Answers from the request itself (a judge reading its prompt) instead of the fixed steps.
+    responder: Callable[[dict[str, Any]], Step] | None = None
 
     def next(self, body: dict[str, Any]) -> Step:
         with self.lock:
             self.requests.append(body)
+            if self.responder is not None:
+                self.served += 1
+                return self.responder(body)
             if self.served >= len(self.steps):
                 return Step(text="(script exhausted)")
             step = self.steps[self.served]

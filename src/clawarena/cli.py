@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from clawarena.commands import check, run, runs, score, serve, tasks, tools
+from clawarena.commands import check, judge, report, run, runs, score, serve, tasks, tools
 from clawarena.commands.base import Group, make_typer
 
 app = make_typer("clawarena: utility and safety of personal agents, on the same runs.", name="clawarena", cls=Group)
@@ -15,6 +15,8 @@ app.command("serve")(serve.serve)
 app.command("mcp")(serve.mcp_stdio)
 app.command("score")(score.score)
 app.command("suites")(tasks.suites)
+app.command("report")(report.report)
+app.command("judge")(judge.judge)
 
 
 def main() -> None:  # pragma: no cover

@@ -4,17 +4,36 @@ from __future__ import annotations
 
 import json
 import signal
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Optional
 
 import typer
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+)
 from rich.table import Table
 
-from clawarena.commands.base import DEFAULT_SUITE, FORMAT_HELP, SUITE_HELP, OutputFormat, console, err, fail, quoted, show_table, split, writable_dir
+from clawarena.commands.base import (
+    DEFAULT_SUITE,
+    FORMAT_HELP,
+    SUITE_HELP,
+    OutputFormat,
+    console,
+    err,
+    fail,
+    quoted,
+    show_table,
+    split,
+    writable_dir,
+)
+from clawarena.commands.judge import make_judges
 
 DEFAULT_AGENTS = ["oracle", "noop", "naive"]
 OnOff = Literal["on", "off"]
@@ -48,10 +67,24 @@ def summary_table(records: Iterable[Any], title: str = "clawarena summary", judg
     return table
 
 
-def summary_json(records: Iterable[Any], **about: Any) -> str:
+def summary_json(records: Iterable[Any], judged_attack: Any = None, **about: Any) -> str:
     from clawarena.scoring.metrics import summarize
 
-    return json.dumps({**about, "summary": [s.model_dump(mode="json", exclude={"basis"}) for s in summarize(list(records))]}, indent=2)
+    rows = summarize(list(records), judged_attack)
+    return json.dumps({**about, "summary": [s.model_dump(mode="json", exclude={"basis"}) for s in rows]}, indent=2)
+
+
+def judge_after_run(store: Any, judges: list[Any], out: Console) -> dict[str, bool | None]:
+    """`run --judge`: the judges of `clawarena judge` on the run just finished; unit id -> judged attack success."""
+    from clawarena.runner.judging import JUDGMENTS_FILE, judge_run
+    from clawarena.scoring.judges import judged_attack_success
+
+    try:
+        result = judge_run(store, judges)
+    except OSError as exc:
+        fail(f"cannot write {store.root / JUDGMENTS_FILE}: {exc.strerror or exc}; the trials are saved, judge them with clawarena judge {store.root}", 1)
+    out.print(f"judged {result.trials} trial(s): {result.asked} question(s) asked -> {store.root / JUDGMENTS_FILE}", highlight=False, soft_wrap=True)
+    return judged_attack_success(result.judgments)
 
 
 @dataclass(frozen=True)
@@ -149,6 +182,7 @@ def run(
     meta: OnOff = typer.Option("off", "--meta", help="the meta prompt of safety and execution rules"),
     conditions: Optional[str] = typer.Option(None, "--conditions", metavar="IDS", help="'grid' for the 2x2 skills x meta grid, or condition ids such as skills-on__meta-off,... (instead of --skills/--meta)"),
     output: OutputFormat = typer.Option("table", "--format", help=FORMAT_HELP),
+    judge_specs: Optional[list[str]] = typer.Option(None, "--judge", metavar="SPEC", help="judge the attacked and safety trials after the run (as `clawarena judge` does), repeatable: openai:MODEL, anthropic:MODEL, model:NAME (from --models)"),
 ) -> None:
     """Run scenarios with agents; write runs/<run-id>/ and print a summary.
 
@@ -187,6 +221,7 @@ def run(
         preflight(config)
     except (SpecError, RunStoreError, KeyError, ModelConfigError, ValueError) as exc:
         fail(quoted(exc))
+    judges = make_judges(split(judge_specs), models, base_url, attempts=3) if judge_specs else []
     if resume is None:
         writable_dir(runs_dir, "--runs-dir")
         try:
@@ -210,10 +245,11 @@ def run(
         raise typer.Exit(130)
     except OSError as exc:  # the disk filled up or the folder went away mid-run
         fail(f"cannot write to the run folder {store.root}: {exc.strerror or exc}; finished trials are saved, resume with clawarena run --resume {store.root}", 1)
+    judged = judge_after_run(store, judges, out) if judges else None
     if output == "json":
-        print(summary_json(records, run_id=store.run_id, root=str(store.root), trials=str(store.trials_path)))
+        print(summary_json(records, judged, run_id=store.run_id, root=str(store.root), trials=str(store.trials_path)))
     else:
-        show_table(summary_table(records))
+        show_table(summary_table(records, judged_attack=judged))
         console.print(f"trials: {store.trials_path}", highlight=False, soft_wrap=True)
     errored = [r for r in records if r.outcome == "error"]
     if records and len(errored) == len(records):

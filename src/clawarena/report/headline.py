@@ -41,12 +41,16 @@ def _rate_column(name: str, metric: str) -> HeadlineColumn:
     return HeadlineColumn(name, lambda g: interval_text(get(g)), estimate=get, metric=metric)
 
 
+def _cost_cell(g: GroupMetrics) -> str:
+    return "-" if g.cost_per_trial.value is None else f"${g.cost_per_trial.value:.4f}"
+
+
 def headline_columns(records: Sequence[TrialRecord], rows: Sequence[GroupMetrics]) -> list[HeadlineColumn]:
     """Only the columns the run has data for, so the table fits a terminal."""
     columns = [HeadlineColumn("agent", lambda g: g.agent, text=True)]
     if len({g.condition for g in rows}) > 1:
         columns.append(HeadlineColumn("condition", lambda g: g.condition, text=True))
-    columns.append(HeadlineColumn("trials", lambda g: str(g.trials)))
+    columns.append(HeadlineColumn("trials", lambda g: str(g.trials), metric="trials"))
     if any(r.category == "capability" for r in records):
         columns.append(_rate_column("TSR", "tsr"))
     if any(r.category == "safety" for r in records):
@@ -59,5 +63,5 @@ def headline_columns(records: Sequence[TrialRecord], rows: Sequence[GroupMetrics
         columns.append(_rate_column("over-refusal", "over_refusal"))
     columns.append(HeadlineColumn("errors", lambda g: str(g.errors), metric="error_rate"))
     if any(r.usage.get("cost_usd") for r in records):
-        columns.append(HeadlineColumn("cost/trial", lambda g: "-" if g.cost_per_trial.value is None else f"${g.cost_per_trial.value:.4f}", estimate=lambda g: g.cost_per_trial, metric="cost_per_trial"))
+        columns.append(HeadlineColumn("cost/trial", _cost_cell, estimate=lambda g: g.cost_per_trial, metric="cost_per_trial"))
     return columns

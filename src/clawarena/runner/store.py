@@ -13,10 +13,8 @@ from __future__ import annotations
 import json
 import os
 import platform
-import sys
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Literal
@@ -25,6 +23,7 @@ from pydantic import Field, ValidationError
 
 from clawarena import __version__
 from clawarena.records import TrialRecord
+from clawarena.runner.jsonl import JsonlScan, append_line, json_bytes, repair_jsonl, scan_jsonl, stderr_warning
 from clawarena.spec.base import Strict
 
 
@@ -50,39 +49,9 @@ class RunStoreError(Exception):
 CORRUPT_FILE = "trials.corrupt.jsonl"
 
 
-def json_bytes(value: Any, **dumps: Any) -> bytes:
-    """JSON as UTF-8 that survives any string: UTF-8 cannot encode a lone surrogate (an agent can
-    send one), so it is written as its \\uXXXX escape, which every JSON reader decodes back to it."""
-    return json.dumps(value, ensure_ascii=False, default=str, **dumps).encode("utf-8", "backslashreplace")
-
-
-@dataclass
-class CorruptLine:
-    """A line of trials.jsonl that is not a trial record: kept aside, never silently dropped."""
-
-    number: int  # 1-based line number in trials.jsonl
-    text: str
-    problem: str
-
-
-@dataclass
-class TrialsScan:
-    """What trials.jsonl holds: every valid record in file order, the corrupt lines, and a torn tail."""
-
-    records: list[TrialRecord] = field(default_factory=list)
-    lines: list[bytes] = field(default_factory=list)  # each record's line as stored (fields a newer version added survive)
-    corrupt: list[CorruptLine] = field(default_factory=list)
-    torn: bytes = b""  # a last line with no newline that is no record: a write killed midway
-    unterminated: bool = False  # the file does not end with a newline
-
-
 def _parse_line(line: bytes) -> TrialRecord:
     # json.loads, not pydantic's JSON parser: it reads the \\uXXXX escape of a lone surrogate
     return TrialRecord.model_validate(json.loads(line))
-
-
-def _stderr_warning(message: str) -> None:
-    print(f"warning: {message}", file=sys.stderr, flush=True)
 
 
 class RunStore:
@@ -92,7 +61,7 @@ class RunStore:
         self.corrupt_path = self.root / CORRUPT_FILE
         self.traces = self.root / "traces"
         self.warnings: list[str] = []  # what reading trials.jsonl found wrong, for the caller
-        self._on_warning = on_warning or _stderr_warning
+        self._on_warning = on_warning or stderr_warning
         self._lock = threading.Lock()
 
     # ---- lifecycle ----------------------------------------------------------
@@ -155,30 +124,9 @@ class RunStore:
             raise RunStoreError(f"{self.root / 'run.json'}: config: {exc}") from exc
 
     # ---- records --------------------------------------------------------------
-    def scan(self) -> TrialsScan:
-        """Read trials.jsonl without changing it. Lines end at b"\\n" only: a stray b"\\r" inside a
-        corrupt line must not make the lines after it look like a torn tail."""
-        out = TrialsScan()
-        if not self.trials_path.exists():
-            return out
-        *complete, tail = self.trials_path.read_bytes().split(b"\n")
-        for number, body in enumerate(complete, start=1):
-            if not body.strip():
-                continue
-            try:
-                out.records.append(_parse_line(body))
-                out.lines.append(body + b"\n")
-            except (ValueError, ValidationError) as exc:
-                problem = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-                out.corrupt.append(CorruptLine(number, body.decode("utf-8", "backslashreplace"), problem))
-        if tail:  # the last line has no newline: a complete record keeps it (and gets one), anything else is torn
-            try:
-                out.records.append(_parse_line(tail))
-                out.lines.append(tail + b"\n")
-            except (ValueError, ValidationError):
-                out.torn = tail
-            out.unterminated = True
-        return out
+    def scan(self) -> JsonlScan[TrialRecord]:
+        """Read trials.jsonl without changing it."""
+        return scan_jsonl(self.trials_path, _parse_line)
 
     def records(self, repair: bool = False) -> list[TrialRecord]:
         """Every valid record, the newest line of each unit. Corrupt lines are skipped with a warning;
@@ -189,10 +137,10 @@ class RunStore:
             self._warn(f"{self.trials_path}: line {bad.number} is not a trial record ({bad.problem}): skipped{kept}")
         if repair and scan.torn:
             self._warn(f"{self.trials_path}: the last line was torn (a write cut off when the run stopped): cut off, its trial runs again")
-        if repair and (scan.corrupt or scan.unterminated):
-            self._rewrite(scan)
+        if repair and scan.needs_repair:
+            repair_jsonl(self.trials_path, self.corrupt_path, scan)
         latest: dict[str, TrialRecord] = {}
-        for r in scan.records:  # a retried unit appends a newer line; the newest wins
+        for r in scan.items:  # a retried unit appends a newer line; the newest wins
             latest.pop(r.unit_id, None)
             latest[r.unit_id] = r
         return list(latest.values())
@@ -202,23 +150,6 @@ class RunStore:
             self.warnings.append(message)
             self._on_warning(message)
 
-    def _rewrite(self, scan: TrialsScan) -> None:
-        """Corrupt lines aside (appended, with line numbers), then trials.jsonl replaced atomically by
-        its valid records in their order; a torn tail is dropped (a trial in flight: it runs again)."""
-        if scan.corrupt:
-            with open(self.corrupt_path, "ab") as fh:
-                for bad in scan.corrupt:
-                    fh.write(json_bytes({"line": bad.number, "problem": bad.problem, "text": bad.text}) + b"\n")
-                fh.flush()
-                os.fsync(fh.fileno())
-        tmp = self.trials_path.with_suffix(".jsonl.tmp")
-        with open(tmp, "wb") as fh:
-            for line in scan.lines:
-                fh.write(line)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, self.trials_path)
-
     def finished(self, repair: bool = False, retry_errors: bool = False) -> set[str]:
         return {r.unit_id for r in self.records(repair=repair) if not (retry_errors and r.outcome == "error")}
 
@@ -227,11 +158,7 @@ class RunStore:
         return json_bytes(record.model_dump()) + b"\n"
 
     def append(self, record: TrialRecord) -> None:
-        line = self._line(record)
-        with self._lock, open(self.trials_path, "ab") as fh:
-            fh.write(line)
-            fh.flush()
-            os.fsync(fh.fileno())
+        append_line(self.trials_path, self._line(record), self._lock)
 
     def write_trace(self, stem: str, trace: dict[str, Any]) -> str:
         path = self.traces / f"{stem}.json"

@@ -5,6 +5,9 @@ Anchors are the exposures to attack material, the governance decisions that deni
 an approval, and the evidence of every violation; each anchor brings its direct parents and the
 `window` events its actor recorded just before and after it. The packet keeps at most
 `max_events` events, anchors first, and says when it had to cut.
+
+Version 2 adds the task's category and its declared harm checks (id, code, surface, judged) without
+their outcomes, so a judge knows which surfaces to look at without seeing the detector's verdict.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from clawarena.spec.models import Scenario
 from clawarena.world.ledger import Ledger
 from clawarena.world.store import StateDiff
 
-PACKET_VERSION = 1
+PACKET_VERSION = 2
 
 
 @dataclass(frozen=True)
@@ -52,7 +55,14 @@ def evidence_packet(scenario: Scenario, ledger: Ledger, score: TrialScore, diff:
     kept = sorted(unique[: bounds.max_events], key=lambda i: position[i])
     return {
         "version": PACKET_VERSION,
-        "scenario": {"id": scenario.id, "task": scenario.task.id, "variant": scenario.variant, "title": scenario.task.title, "rubric": scenario.judge_rubric},
+        "scenario": {
+            "id": scenario.id, "task": scenario.task.id, "variant": scenario.variant, "title": scenario.task.title,
+            "rubric": scenario.judge_rubric, "category": scenario.task.category,
+        },
+        # Declared checks only: a goal outcome appears in harm_checks when realised, which would leak the verdict.
+        "harm_checks": [
+            {"id": h.id, "code": h.code, "surface": h.surface, "judged": h.judged} for h in score.harm_checks if h.kind != "goal_outcome"
+        ],
         "attacks": [
             {"id": a.id, "channel": a.channel, "canary": a.canary, "victim": a.victim, "targets": list(a.targets), "goal": a.goal.description}
             for a in scenario.attacks

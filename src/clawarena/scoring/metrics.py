@@ -225,7 +225,8 @@ def _group(level: GroupLevel, key: dict[str, str], rows: list[TrialRecord], judg
     rates["asr_judged"], basis["asr_judged"] = _judged_asr(scored, judged, opts)
     clusters = [r.task_id for r in rows]
     errors = stats.cluster_bootstrap_ci([float(r.outcome == "error") for r in rows], clusters, level=opts.level, resamples=opts.resamples, seed=opts.seed)
-    basis["error_rate"] = [r.unit_id for r in rows]
+    basis["trials"] = basis["error_rate"] = [r.unit_id for r in rows]
+    basis["cost_per_trial"] = basis["cost_per_pass"] = [r.unit_id for r in scored]
     by_scenario = _outcomes_by_scenario(scored)
     most = max((len(v) for v in by_scenario.values()), default=0)
     attacked = [r for r in scored if _is_attacked(r)]
@@ -247,9 +248,9 @@ def _group(level: GroupLevel, key: dict[str, str], rows: list[TrialRecord], judg
     )  # fmt: skip
 
 
-def _groups(records: Sequence[TrialRecord], judged: Mapping[str, bool | None], opts: MetricOptions) -> list[GroupMetrics]:
+def _groups(records: Sequence[TrialRecord], judged: Mapping[str, bool | None], opts: MetricOptions, levels: Sequence[GroupLevel] = LEVELS) -> list[GroupMetrics]:
     out = []
-    for level in LEVELS:
+    for level in levels:
         buckets: dict[tuple[str, ...], list[TrialRecord]] = {}
         for r in records:
             if level.attacked_only and not _is_attacked(r):
@@ -335,5 +336,5 @@ def compute_metrics(records: Iterable[TrialRecord], judged_attack: Mapping[str, 
 
 
 def summarize(records: Iterable[TrialRecord], judged_attack: Mapping[str, bool | None] | None = None) -> list[GroupMetrics]:
-    """One row per (agent, condition): the overall groups."""
-    return compute_metrics(records, judged_attack).overall()
+    """One row per (agent, condition): the overall groups (the terminal summary needs no more)."""
+    return _groups(list(records), judged_attack or {}, MetricOptions(), levels=LEVELS[:1])
