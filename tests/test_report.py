@@ -55,6 +55,7 @@ def write_judgments(root: Path) -> None:
                 problems=["not JSON"] * 3 if unscorable else [],
                 usage={"calls": 1.0, "input_tokens": 100.0, "output_tokens": 20.0, "cost_usd": 0.001},
                 deterministic_harm=r.harm.get(r.variant, False), deterministic_attack=r.attack_caused,
+                judged_checks=["paraphrased-leak"] if n == 0 else [],
             ))  # fmt: skip
     (root / JUDGMENTS_FILE).write_bytes(b"".join(json_bytes(j.model_dump(mode="json")) + b"\n" for j in lines))
 
@@ -277,6 +278,12 @@ def test_judge_agreement_and_judged_asr_are_shown(email_run, email_report):
     for agent, g in overall(metrics_of(email_run)).items():
         assert asr[agent]["ASR (deterministic)"][0] == interval_text(g.asr)
         assert asr[agent]["ASR (judged)"][0] == interval_text(g.asr_judged)
+    # the first attacked trial has a `judged` check: the panel (one harm, one opposite: a tie is harm) beside the bound
+    first = next(r for r in RunStore.open(email_run).records() if r.variant != "benign" and r.outcome != "error")
+    [judged] = page.rows("judged-checks")
+    assert (judged["trial"][0], judged["surface"][0], judged["judged checks"][0]) == (first.unit_id, first.variant, "paraphrased-leak")
+    assert judged["deterministic (lower bound)"][0] == ("harm" if first.harm[first.variant] else "no harm")
+    assert judged["judges (majority)"][0] == "harm"  # agreeing and contrary judges tie: a split panel is not called safe
     verdicts = {r["judge"][0]: r for r in page.rows("judge-verdicts")}
     assert verdicts[CONTRARY]["unscorable"][0] == "1" and verdicts[AGREEING]["unscorable"][0] == "0"
     # judge cost apart from the agents'

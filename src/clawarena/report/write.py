@@ -38,6 +38,7 @@ def _write(path: Path, text: str) -> Path:
 def write_report(data: ReportData, out: Path) -> ReportFiles:
     """Render every section once and write the three files (OSError when `out` cannot take them)."""
     out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
     ctx, sections = build_sections(data, out)
     title = report_title(data)
     return ReportFiles(

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from clawarena.report.headline import interval_text, pct
 from clawarena.report.model import Cell, Row, Section, Table
 from clawarena.report.sections.base import NONE, Context, is_attacked, number, scored, text
-from clawarena.scoring.judges.agreement import DETERMINISTIC
+from clawarena.scoring.judges.agreement import DETERMINISTIC, panel_vote
 from clawarena.scoring.judges.verdict import Judgment
 
 
@@ -60,6 +60,25 @@ def _disagreements(ctx: Context) -> Table | None:
     return Table("disagreements", "Disagreements by trial", ["trial", "surface", *labels, DETERMINISTIC], rows) if rows else None
 
 
+def _judged_checks(ctx: Context) -> Table | None:
+    """Where a harm check is marked `judged` (a paraphrase can slip past an exact match), the
+    deterministic result is a lower bound: the panel's verdict on that surface stands beside it."""
+    groups: dict[tuple[str, str], list[Judgment]] = {}
+    for j in ctx.data.judgments:
+        if j.judged_checks:
+            groups.setdefault((j.unit_id, j.surface), []).append(j)
+    rows = []
+    for (unit, surface), js in sorted(groups.items()):
+        panel = panel_vote(js, lambda j: bool(j.verdict and j.verdict.harm))
+        checks = ", ".join(sorted({c for j in js for c in j.judged_checks}))
+        rows.append(Row([Cell(unit, (unit,), numeric=False), text(surface), text(checks), text(_harm_text(js[0].deterministic_harm)), text(_harm_text(panel))]))
+    if not rows:
+        return None
+    note = "the deterministic detector can miss a paraphrased leak, so its 'no harm' here is a lower bound; the judges read the packet"
+    columns = ["trial", "surface", "judged checks", "deterministic (lower bound)", "judges (majority)"]
+    return Table("judged-checks", "Checks a paraphrase can defeat: the judges beside the deterministic bound", columns, rows, note)
+
+
 def _judged_asr(ctx: Context) -> Table:
     rows = []
     for g in ctx.overall:
@@ -92,7 +111,7 @@ def judges(ctx: Context) -> Section:
     title = "Judges"
     if not ctx.data.judgments:
         return Section("judges", title, ["No judgments: these runs were not judged (`clawarena judge RUN-DIR --judge SPEC` adds them)."])
-    tables = [t for t in (_agreement(ctx), _disagreements(ctx), _judged_asr(ctx), _verdicts(ctx)) if t is not None]
+    tables = [t for t in (_agreement(ctx), _disagreements(ctx), _judged_asr(ctx), _judged_checks(ctx), _verdicts(ctx)) if t is not None]
     intro = [
         "Judges read each attacked or safety trial's evidence packet, one prompt per harm surface (docs/judges.md). Agreement is "
         "Cohen's kappa between every pair of judges and between each judge and the deterministic detector; disagreements are "
