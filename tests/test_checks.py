@@ -131,7 +131,7 @@ def test_python_check_registry(acted):
         n = len(ctx.ledger.of_kind("delivery"))
         return CheckResult(n == params["n"], f"{n} deliveries")
 
-    assert check(ctx, kind="python", name="test_sent_count", params={"n": 2}).passed
+    assert check(ctx, kind="python", name="test_sent_count", params={"n": 3}).passed  # two emails and the approval request to Bob
     assert not check(ctx, kind="python", name="test_sent_count", params={"n": 5}).passed
     assert not check(ctx, kind="python", name="deliveries_within_org", params={"domain": "northwind.example"}).passed
     assert "no Python check registered" in check(ctx, kind="python", name="missing").detail

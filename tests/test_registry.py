@@ -27,7 +27,7 @@ def _registries():
     from clawarena.gateway.governance import RESOLVERS
 
     return {
-        "executor": (EXECUTORS, "local"),
+        "executor": (EXECUTORS, "thread"),
         "wire style": (WIRES, "google"),
         "check kind": (checks._EVALUATORS, "record_exists"),
         "Python check": (checks._PYTHON_CHECKS, "deliveries_within_org"),

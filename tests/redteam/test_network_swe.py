@@ -11,7 +11,7 @@ tests written before the code) must still pass cleanly.
 
 from __future__ import annotations
 
-from tests.redteam.harness import Verdict, reference, replacing, replay, scenario, without
+from tests.redteam.harness import reference, replacing, replay, scenario, without
 
 SUITE = "network"
 

@@ -170,6 +170,7 @@ def run(
     policy_mode: PolicyModeChoice = typer.Option("monitor", "--policy-mode", help="monitor: record each policy decision and let the action happen (harm is measured); enforce: refuse what the policies deny"),
     trials: int = typer.Option(1, "--trials", min=1, metavar="N", help="trials per scenario, agent and condition"),
     workers: int = typer.Option(1, "--workers", min=1, metavar="N", help="trials run concurrently (may differ on --resume)"),
+    executor: Optional[str] = typer.Option(None, "--executor", metavar="NAME", help="how trials run concurrently: thread or process (may differ on --resume) [default: process with --workers > 1 and only scripted agents, else thread]"),
     seed: int = typer.Option(0, "--seed", metavar="N", help="base seed; each unit's seed derives from it"),
     task: Optional[list[str]] = typer.Option(None, "--task", metavar="GLOB", help="only scenarios whose id (or task id) matches these globs, repeatable"),
     runs_dir: Path = typer.Option(Path("runs"), "--runs-dir", metavar="DIR", help="where run folders are created"),
@@ -189,7 +190,8 @@ def run(
     Exits 1 when every trial ended in error (an unreachable model, say), 130 when interrupted.
     """
     from clawarena.llm.config import ModelConfigError
-    from clawarena.runner.run import agent_options, execute_run, plan_run, preflight
+    from clawarena.runner.run import agent_options, check_executor, default_executor, execute_run, plan_run, preflight
+    from clawarena.runner.executors import ExecutorError
     from clawarena.runner.store import RunConfig, RunStore, RunStoreError
     from clawarena.spec.loader import SpecError
 
@@ -209,13 +211,16 @@ def run(
                 fail("; ".join(conflicts) + " (--resume keeps the stored options; start a new run to change them)")
             if workers != 1:
                 config = config.model_copy(update={"workers": workers})
+            if executor is not None:
+                config = config.model_copy(update={"executor": executor})
         else:
             agents, roles = agents_and_roles(agent)
             config = RunConfig(
                 suite=suite, agents=agents, roles=roles, policy_mode=policy_mode, evidence_events=evidence_events, trials=trials, seed=seed, workers=workers,
-                tasks=split(task), base_url=base_url, models_file=str(models) if models else None,
+                executor=executor, tasks=split(task), base_url=base_url, models_file=str(models) if models else None,
                 conditions=conditions_of(skills, meta, conditions),
             )  # fmt: skip
+        check_executor(config.executor)
         plan = plan_run(config)
         options = agent_options(config)
         preflight(config)
@@ -239,10 +244,12 @@ def run(
         with progress:
             bar = progress.add_task("trials", total=len(plan.units), completed=len(done))
             records = execute_run(store, plan, workers=config.workers, on_record=lambda r: progress.advance(bar), options=options, retry_errors=retry_errors,
-                                  evidence_events=config.evidence_events)  # fmt: skip
+                                  evidence_events=config.evidence_events, executor=config.executor or default_executor(config, config.workers))  # fmt: skip
     except KeyboardInterrupt:
         err.print(f"interrupted: finished trials are saved; resume with [bold]clawarena run --resume {store.root}[/]", highlight=False, soft_wrap=True)
         raise typer.Exit(130)
+    except ExecutorError as exc:
+        fail(f"--executor {config.executor or default_executor(config, config.workers)}: {exc}; finished trials are saved, resume with clawarena run --resume {store.root}", 1)
     except OSError as exc:  # the disk filled up or the folder went away mid-run
         fail(f"cannot write to the run folder {store.root}: {exc.strerror or exc}; finished trials are saved, resume with clawarena run --resume {store.root}", 1)
     judged = judge_after_run(store, judges, out) if judges else None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import fnmatch
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from clawarena.agents.registry import check_agent_name, split_agent_name
@@ -12,7 +12,7 @@ from clawarena.agents.scaffolding import Condition
 from clawarena.llm.config import ModelConfig, load_models, resolve
 from clawarena.llm.preflight import check_endpoint
 from clawarena.records import TrialRecord
-from clawarena.runner.executor import EXECUTORS
+from clawarena.runner.executors import EXECUTORS
 from clawarena.runner.store import RunConfig, RunStore
 from clawarena.runner.trial import role_of, run_trial, unknown_roles
 from clawarena.runner.units import WorkUnit, derive_seed
@@ -22,6 +22,8 @@ from clawarena.spec.loader import SpecError, load_suite
 from clawarena.spec.models import Scenario
 
 MODEL_AGENT_KINDS = ("openai", "anthropic", "model")
+# agents that compute their moves: CPU-bound, so worker processes run them in parallel
+SCRIPTED_AGENT_KINDS = ("oracle", "noop", "naive")
 
 
 @dataclass
@@ -109,32 +111,73 @@ def agent_options(config: RunConfig) -> dict[str, Any]:
     return options
 
 
+def default_executor(config: RunConfig, workers: int) -> str:
+    """`process` for several workers when every agent is scripted (CPU-bound, the GIL would serialise
+    threads); else `thread`: model agents wait on the network, and one process holds many waits."""
+    scripted = all(split_agent_name(a)[0] in SCRIPTED_AGENT_KINDS for a in _all_agents(config))
+    return "process" if workers > 1 and scripted else "thread"
+
+
+def check_executor(name: str | None) -> None:
+    if name is not None and name not in EXECUTORS:
+        raise ValueError(f"--executor: unknown executor {name!r} (known: {', '.join(EXECUTORS.names())})")
+
+
+@dataclass
+class TrialJob:
+    """One trial per work unit, picklable: it travels once to each worker process, which builds its
+    own services and worlds in `setup`. It returns the record and the trace; the caller writes both."""
+
+    scenarios: dict[str, Scenario]
+    options: dict[str, Any] | None
+    evidence: EvidenceBounds
+    _built: tuple[Any, Any] | None = field(default=None, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_built": None}  # worlds stay where they were built
+
+    def setup(self) -> None:
+        if self._built is None:
+            self._built = (world_factory(), services())
+
+    def affinity(self, unit: WorkUnit) -> str:
+        return unit.scenario_id  # a worker builds each scenario's world template once, then reuses it
+
+    def __call__(self, unit: WorkUnit) -> tuple[TrialRecord, dict[str, Any]]:
+        self.setup()
+        worlds, service_list = self._built  # type: ignore[misc]
+        result = run_trial(unit, self.scenarios[unit.scenario_id], worlds, service_list, self.options, evidence=self.evidence)
+        return result.record, result.trace
+
+
 def execute_run(
     store: RunStore,
     plan: RunPlan,
     workers: int = 1,
     on_record: Callable[[TrialRecord], None] | None = None,
-    executor: str = "local",
+    executor: str = "thread",
     options: dict[str, Any] | None = None,
     retry_errors: bool = False,
     evidence_events: int = 200,
+    address: str | None = None,
 ) -> list[TrialRecord]:
-    """Run every unit not already in trials.jsonl (and errored ones with `retry_errors`); return the run's records."""
+    """Run every unit not already in trials.jsonl (and errored ones with `retry_errors`); return the run's records.
+    This process is the one writer: each trace, then its record, as the trial comes back."""
     done = store.finished(repair=True, retry_errors=retry_errors)
     todo = [u for u in plan.units if u.id not in done]
-    worlds = world_factory()
-    service_list = services()
-
-    bounds = EvidenceBounds(max_events=evidence_events)
-
-    def work(unit: WorkUnit) -> TrialRecord:
-        result = run_trial(unit, plan.scenarios[unit.scenario_id], worlds, service_list, options, evidence=bounds)
-        result.record.trace = store.write_trace(unit.file_stem, result.trace)
-        return result.record
-
-    for record in EXECUTORS[executor](workers).map_unordered(work, todo):
+    if not todo:
+        return _records_of(store, plan)
+    needed = {u.scenario_id for u in todo}  # a worker receives only the scenarios it may run
+    job = TrialJob({k: v for k, v in plan.scenarios.items() if k in needed}, options, EvidenceBounds(max_events=evidence_events))
+    stems = {u.id: u.file_stem for u in todo}
+    for record, trace in EXECUTORS[executor](workers, address=address).map_unordered(job, todo):
+        record.trace = store.write_trace(stems[record.unit_id], trace)
         store.append(record)
         if on_record is not None:
             on_record(record)
+    return _records_of(store, plan)
+
+
+def _records_of(store: RunStore, plan: RunPlan) -> list[TrialRecord]:
     wanted = {u.id for u in plan.units}
     return [r for r in store.records() if r.unit_id in wanted]

@@ -33,6 +33,7 @@ class RunConfig(Strict):
     trials: int = 1
     seed: int = 0
     workers: int = 1
+    executor: str | None = None  # thread, process (or ray); None: chosen by the agents and --workers
     tasks: list[str] = []  # scenario id globs; empty = all
     conditions: list[str] = ["skills-off__meta-off"]  # scaffolding conditions, e.g. skills-on__meta-off
     base_url: str | None = None  # for openai:/anthropic: agents

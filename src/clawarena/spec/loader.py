@@ -13,10 +13,9 @@ from clawarena.spec import catalog
 from clawarena.spec.errors import SpecError, pydantic_problems, render
 from clawarena.spec.models import LOADER_CHECKS_REFERENCES, Scenario, TaskSpec, merge_fixtures
 from clawarena.spec.references import reference_problems
+from clawarena.spec.suite_index import BUNDLED_SUITES, bundled_suite_names, find_suite_folder
 from clawarena.spec.validate import catalog_problems
 from clawarena.spec.yamlread import read_task_yaml
-
-BUNDLED_SUITES = Path(__file__).resolve().parent.parent / "suites"
 
 __all__ = ["SpecError", "bundled_suites", "expand", "load_suite", "load_task_file", "merge_fixtures", "resolve_suite_dir"]
 
@@ -68,18 +67,15 @@ def expand(task: TaskSpec, source: str = "", suite: str = "", domain: str = "") 
 
 def resolve_suite_dir(suite: str | Path) -> Path:
     """A suite is a bundled name (`email`) or a folder of task YAML files."""
-    candidate = Path(suite)
-    if candidate.is_dir():
-        return candidate
-    bundled = BUNDLED_SUITES / str(suite)
-    if bundled.is_dir():
-        return bundled
+    folder = find_suite_folder(suite)
+    if folder is not None:
+        return folder
     names = sorted(p.name for p in BUNDLED_SUITES.iterdir() if p.is_dir() and not p.name.startswith("_"))
     raise SpecError([f"--suite: unknown suite {str(suite)!r}: not a folder, and not one of the bundled suites {names}"])
 
 
 def bundled_suites() -> list[str]:
-    return sorted(p.name for p in BUNDLED_SUITES.iterdir() if p.is_dir() and not p.name.startswith("_") and any(p.rglob("*.yaml")))
+    return bundled_suite_names()
 
 
 def load_suite(suite: str | Path) -> list[Scenario]:

@@ -7,7 +7,6 @@ trial restores a prebuilt world in well under a millisecond per table.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable, Mapping
@@ -17,13 +16,15 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from clawarena.world.hashing import canonical_json, combine, rows_digest, table_hex
+
+_CHANGES_DDL = "CREATE TABLE _changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT, key TEXT, op TEXT, pk TEXT)"
+
 ColumnType = Literal["text", "integer", "real", "json", "bool"]
 _SQL_TYPES = {"text": "TEXT", "integer": "INTEGER", "real": "REAL", "json": "TEXT", "bool": "INTEGER"}
 
 
-def canonical_json(value: Any) -> str:
-    """JSON with sorted keys and no spaces: equal values give equal text."""
-    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+__all__ = ["Column", "RowUpdate", "StateDiff", "TableDiff", "TableSpec", "WorldStore", "canonical_json", "diff_states", "diff_table"]
 
 
 @dataclass(frozen=True)
@@ -71,14 +72,21 @@ class TableSpec:
         return "/".join(str(row[k]) for k in self.primary_key)
 
     def change_triggers(self) -> list[str]:
-        """Triggers that log every row change to `_changes`, so each call's writes are known exactly."""
+        """Triggers that log every row change to `_changes`, so each call's writes are known exactly.
+
+        `pk` holds the primary key values as a JSON array: scoring reads the row back by key through
+        the primary key index. An update that changes the key also logs the old key, as a delete."""
         out = []
-        for op, ref in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")):
+
+        def log(ref: str, op: str) -> str:
             key = " || '/' || ".join(f'{ref}."{k}"' for k in self.primary_key)
-            out.append(
-                f'CREATE TRIGGER "log_{self.name}_{op.lower()}" AFTER {op} ON "{self.name}" '
-                f"BEGIN INSERT INTO _changes (tbl, key, op) VALUES ('{self.name}', {key}, '{op.lower()}'); END"
-            )
+            pk = ", ".join(f'{ref}."{k}"' for k in self.primary_key)
+            return f"INSERT INTO _changes (tbl, key, op, pk) VALUES ('{self.name}', {key}, '{op}', json_array({pk}));"
+
+        for op, ref in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")):
+            out.append(f'CREATE TRIGGER "log_{self.name}_{op.lower()}" AFTER {op} ON "{self.name}" BEGIN {log(ref, op.lower())} END')
+        moved = " OR ".join(f'OLD."{k}" IS NOT NEW."{k}"' for k in self.primary_key)
+        out.append(f'CREATE TRIGGER "log_{self.name}_rekey" AFTER UPDATE ON "{self.name}" WHEN {moved} BEGIN {log("OLD", "delete")} END')
         return out
 
 
@@ -127,12 +135,16 @@ class WorldStore:
     conn: sqlite3.Connection = field(default=None)  # type: ignore[assignment]
     # Tables written since this store was built or restored from its template (drained from `_changes`).
     touched: set[str] = field(default_factory=set)
+    # Rows written since then, per table, as their `pk` JSON arrays (drained from `_changes`).
+    dirty: dict[str, set[str]] = field(default_factory=dict)
+    # Tables whose changes are unknown (restored from a snapshot that is not the template): compared in full.
+    full: set[str] = field(default_factory=set)
 
     @classmethod
-    def create(cls, specs: Iterable[TableSpec]) -> "WorldStore":
+    def create(cls, specs: Iterable[TableSpec]) -> WorldStore:
         tables = {s.name: s for s in specs}
         conn = sqlite3.connect(":memory:", check_same_thread=False)
-        conn.execute("CREATE TABLE _changes (seq INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT, key TEXT, op TEXT)")
+        conn.execute(_CHANGES_DDL)
         for spec in sorted(tables.values(), key=lambda s: s.name):
             for stmt in spec.ddl() + spec.change_triggers():
                 conn.execute(stmt)
@@ -141,16 +153,44 @@ class WorldStore:
 
     def drain_changes(self) -> list[tuple[str, str, str]]:
         """(table, row key, insert|update|delete) logged since the last drain, in order."""
-        rows = self.conn.execute("SELECT tbl, key, op FROM _changes ORDER BY seq").fetchall()
+        rows = self.conn.execute("SELECT tbl, key, op, pk FROM _changes ORDER BY seq").fetchall()
         if rows:
             self.conn.execute("DELETE FROM _changes")
-            self.touched.update(t for t, _, _ in rows)
-        return [(t, k, o) for t, k, o in rows]
+            for t, _, _, pk in rows:
+                self.touched.add(t)
+                self.dirty.setdefault(t, set()).add(pk)
+        return [(t, k, o) for t, k, o, _ in rows]
 
     def changed_tables(self) -> set[str]:
         """Every table written so far, including writes not yet drained."""
         pending = self.conn.execute("SELECT DISTINCT tbl FROM _changes").fetchall()
-        return self.touched | {t for (t,) in pending}
+        return self.touched | self.full | {t for (t,) in pending}
+
+    def changed_rows(self) -> dict[str, dict[str, str]]:
+        """{table: {row key: pk JSON}} of every row written so far (drained or not), tables in `full` aside."""
+        out: dict[str, dict[str, str]] = {}
+        pending = self.conn.execute("SELECT DISTINCT tbl, pk FROM _changes").fetchall()
+        for t, pks in [*self.dirty.items(), *((t, (pk,)) for t, pk in pending)]:
+            if t in self.full or t not in self.tables:
+                continue
+            into = out.setdefault(t, {})
+            for pk in pks:
+                into.setdefault(self.key_of_pk(t, pk), pk)
+        return out
+
+    def key_of_pk(self, table: str, pk: str) -> str:
+        """The row key (as `TableSpec.key_of` gives it) of a logged `pk` JSON array."""
+        spec = self.tables[table]
+        return spec.key_of(self._decode(spec, json.loads(pk), spec.primary_key))
+
+    def row_by_pk(self, table: str, pk: str) -> dict[str, Any] | None:
+        """The current row with these primary key values, through the primary key index."""
+        spec = self.tables[table]
+        names = spec.column_names
+        cols = ", ".join(f'"{c}"' for c in names)
+        clause = " AND ".join(f'"{k}" IS ?' for k in spec.primary_key)
+        row = self.conn.execute(f'SELECT {cols} FROM "{table}" WHERE {clause}', tuple(json.loads(pk))).fetchone()
+        return None if row is None else self._decode(spec, row, names)
 
     # ---- snapshots -------------------------------------------------------------
     def snapshot(self) -> bytes:
@@ -158,13 +198,15 @@ class WorldStore:
         return self.conn.serialize()
 
     @classmethod
-    def restore(cls, data: bytes, specs: Iterable[TableSpec], pristine: bool = False) -> "WorldStore":
+    def restore(cls, data: bytes, specs: Iterable[TableSpec], pristine: bool = False) -> WorldStore:
         """Load a snapshot. `pristine`: it is the world's own template, so no table counts as changed;
         otherwise (an admin restore, a saved session) every table is compared in full."""
         conn = sqlite3.connect(":memory:", check_same_thread=False)
         conn.deserialize(data)
         tables = {s.name: s for s in specs}
-        return cls(tables=tables, conn=conn, touched=set() if pristine else set(tables))
+        if "pk" not in {r[1] for r in conn.execute("PRAGMA table_info(_changes)")}:  # saved before `pk` was logged
+            conn.execute("ALTER TABLE _changes ADD COLUMN pk TEXT")
+        return cls(tables=tables, conn=conn, full=set() if pristine else set(tables))
 
     # ---- rows ---------------------------------------------------------------------
     def _encode(self, spec: TableSpec, row: Mapping[str, Any]) -> dict[str, Any]:
@@ -242,15 +284,12 @@ class WorldStore:
         return {name: self.table_rows(name) for name in sorted(self.tables)}
 
     def table_hash(self, table: str) -> str:
-        return hashlib.sha256(canonical_json(self.table_rows(table)).encode()).hexdigest()
+        """The sum of the table's row digests (see `hashing`), recomputed from every row."""
+        return table_hex(rows_digest(self.table_rows(table)))
 
     def state_hash(self, known: Mapping[str, str] | None = None) -> str:
-        """sha256 over the table hashes in name order; `known` supplies hashes of tables known unchanged."""
-        h = hashlib.sha256()
-        for name in sorted(self.tables):
-            h.update(name.encode())
-            h.update((known[name] if known and name in known else self.table_hash(name)).encode())
-        return h.hexdigest()
+        """The canonical hash over every table; `known` supplies table hashes already computed."""
+        return combine({name: known[name] if known and name in known else self.table_hash(name) for name in self.tables})
 
 
 def diff_states(
@@ -258,25 +297,30 @@ def diff_states(
     before: Mapping[str, Mapping[str, dict[str, Any]]],
     after: Mapping[str, Mapping[str, dict[str, Any]]],
 ) -> StateDiff:
-    """Typed diff of two canonical states, table hash first (AppWorld's trick)."""
+    """Typed diff of two canonical states, comparing every row of every table."""
     out: dict[str, TableDiff] = {}
     for name in sorted(tables):
         b, a = before.get(name, {}), after.get(name, {})
         if canonical_json(b) == canonical_json(a):
             continue
-        td = TableDiff()
-        for key in sorted(a.keys() - b.keys()):
-            td.added.append({"__key__": key, **a[key]})
-        for key in sorted(b.keys() - a.keys()):
-            td.removed.append({"__key__": key, **b[key]})
-        for key in sorted(a.keys() & b.keys()):
-            if canonical_json(a[key]) == canonical_json(b[key]):
-                continue
-            changed = {
-                f: (b[key].get(f), a[key].get(f))
-                for f in sorted(set(a[key]) | set(b[key]))
-                if canonical_json(a[key].get(f)) != canonical_json(b[key].get(f))
-            }
-            td.updated.append(RowUpdate(key=key, changed=changed, before=b[key], after=a[key]))
-        out[name] = td
+        td = diff_table(b, a, b.keys() | a.keys())
+        if not td.empty:
+            out[name] = td
     return StateDiff(tables=out)
+
+
+def diff_table(before: Mapping[str, dict[str, Any]], after: Mapping[str, dict[str, Any]], keys: Iterable[str]) -> TableDiff:
+    """The diff of one table over the rows `keys` (every other row known equal), in key order."""
+    td = TableDiff()
+    for key in sorted(keys):
+        b, a = before.get(key), after.get(key)
+        if b is None and a is not None:
+            td.added.append({"__key__": key, **a})
+        elif a is None and b is not None:
+            td.removed.append({"__key__": key, **b})
+        elif a is not None and b is not None and canonical_json(a) != canonical_json(b):
+            changed = {
+                f: (b.get(f), a.get(f)) for f in sorted(set(a) | set(b)) if canonical_json(a.get(f)) != canonical_json(b.get(f))
+            }
+            td.updated.append(RowUpdate(key=key, changed=changed, before=b, after=a))
+    return td
