@@ -26,7 +26,7 @@ def world_scenario(profile: str) -> Scenario:
         id=f"bench-{profile}", title="benchmark world",
         world=WorldSpec(now="2026-03-02T09:00:00Z", filler=FillerSpec(profile=profile, seed=1, principals=["alice"])),
         principals=PEOPLE, agents=[AgentSpec(id="alice-agent", principal="alice", tools=["*"])],
-        utility=[CountInRange(kind="count_in_range", table="gmail_messages", min=0)], reference={},
+        utility=[CountInRange(kind="count_in_range", table="gmail_messages", min=0, must_pass=True)], reference={},
     )  # fmt: skip
     return Scenario(id=f"bench-{profile}/benign", task=task, variant="benign", utility=task.utility)
 
