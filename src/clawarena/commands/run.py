@@ -170,7 +170,8 @@ def run(
     policy_mode: PolicyModeChoice = typer.Option("monitor", "--policy-mode", help="monitor: record each policy decision and let the action happen (harm is measured); enforce: refuse what the policies deny"),
     trials: int = typer.Option(1, "--trials", min=1, metavar="N", help="trials per scenario, agent and condition"),
     workers: int = typer.Option(1, "--workers", min=1, metavar="N", help="trials run concurrently (may differ on --resume)"),
-    executor: Optional[str] = typer.Option(None, "--executor", metavar="NAME", help="how trials run concurrently: thread or process (may differ on --resume) [default: process with --workers > 1 and only scripted agents, else thread]"),
+    executor: Optional[str] = typer.Option(None, "--executor", metavar="NAME", help="how trials run concurrently: thread, process or ray (may differ on --resume) [default: process with --workers > 1 and only scripted agents, else thread]"),
+    address: Optional[str] = typer.Option(None, "--address", metavar="ADDR", help="with --executor ray: the Ray cluster to run on, auto (a head started on this machine by `ray start`) or ray://HOST:PORT (may differ on --resume) [default: a new local Ray instance]"),
     seed: int = typer.Option(0, "--seed", metavar="N", help="base seed; each unit's seed derives from it"),
     task: Optional[list[str]] = typer.Option(None, "--task", metavar="GLOB", help="only scenarios whose id (or task id) matches these globs, repeatable"),
     runs_dir: Path = typer.Option(Path("runs"), "--runs-dir", metavar="DIR", help="where run folders are created"),
@@ -191,7 +192,7 @@ def run(
     """
     from clawarena.llm.config import ModelConfigError
     from clawarena.runner.run import agent_options, check_executor, default_executor, execute_run, plan_run, preflight
-    from clawarena.runner.executors import ExecutorError
+    from clawarena.runner.executors import EXECUTORS, ExecutorError
     from clawarena.runner.store import RunConfig, RunStore, RunStoreError
     from clawarena.spec.loader import SpecError
 
@@ -221,6 +222,7 @@ def run(
                 conditions=conditions_of(skills, meta, conditions),
             )  # fmt: skip
         check_executor(config.executor)
+        EXECUTORS[config.executor or default_executor(config, config.workers)](config.workers, address=address)  # a bad --address, or no ray, before a run folder exists
         plan = plan_run(config)
         options = agent_options(config)
         preflight(config)
@@ -244,7 +246,7 @@ def run(
         with progress:
             bar = progress.add_task("trials", total=len(plan.units), completed=len(done))
             records = execute_run(store, plan, workers=config.workers, on_record=lambda r: progress.advance(bar), options=options, retry_errors=retry_errors,
-                                  evidence_events=config.evidence_events, executor=config.executor or default_executor(config, config.workers))  # fmt: skip
+                                  evidence_events=config.evidence_events, executor=config.executor or default_executor(config, config.workers), address=address)  # fmt: skip
     except KeyboardInterrupt:
         err.print(f"interrupted: finished trials are saved; resume with [bold]clawarena run --resume {store.root}[/]", highlight=False, soft_wrap=True)
         raise typer.Exit(130)

@@ -20,9 +20,11 @@ from pydantic import TypeAdapter, ValidationError
 from clawarena.spec.errors import display_path, pydantic_problems
 from clawarena.spec.models import AttackSpec, Scenario, merge_fixtures
 from clawarena.world.clock import IdGenerator, WorldClock, parse_time
+from clawarena.world.hashing import rows_digest, table_hex
 from clawarena.world.ledger import Ledger
 from clawarena.world.policy import PolicyEngine, engine_for
 from clawarena.world.principals import Directory
+from clawarena.world.snapshot_cache import CachedTemplate, SnapshotCache, scenario_key
 from clawarena.world.store import TableSpec, WorldStore
 from clawarena.world.world import World
 
@@ -87,9 +89,24 @@ def _fresh_world(scenario: Scenario, store: WorldStore, seed: str, initial_state
 FillerSource = Callable[[Scenario], dict[str, dict[str, Any]]]
 
 
+_EMPTY: dict[tuple[int, ...], tuple[tuple[TableSpec, ...], bytes]] = {}
+_EMPTY_LOCK = threading.Lock()
+
+
+def _empty_store(tables: tuple[TableSpec, ...]) -> WorldStore:
+    """A store with every table and trigger and no rows: created once per table set, then restored
+    (running the DDL and triggers per scenario cost about a sixth of a first build)."""
+    key = tuple(id(t) for t in tables)
+    with _EMPTY_LOCK:
+        cached = _EMPTY.get(key)
+        if cached is None:
+            cached = _EMPTY[key] = (tables, WorldStore.create(tables).snapshot())  # keeps the specs alive: ids stay theirs
+    return WorldStore.restore(cached[1], tables, pristine=True)
+
+
 def build_template(scenario: Scenario, plugins: list[WorldPlugin], filler: FillerSource | None = None) -> WorldTemplate:
     tables = tuple(t for p in plugins for t in p.tables)
-    store = WorldStore.create(tables)
+    store = _empty_store(tables)
     world = _fresh_world(scenario, store, seed=_seed_of("fixtures", scenario.id), initial_state={})
     by_name = {p.name: p for p in plugins}
     fixtures = merge_fixtures(filler(scenario), scenario.fixtures) if filler else scenario.fixtures
@@ -111,26 +128,49 @@ def build_template(scenario: Scenario, plugins: list[WorldPlugin], filler: Fille
         except (KeyError, ValueError) as exc:
             raise WorldBuildError(f"{scenario.id}: inject[{i}].placement: {exc}") from exc
     store.drain_changes()  # seeding is not an action of anyone
-    hashes = {t: store.table_hash(t) for t in store.tables}
-    return WorldTemplate(snapshot=store.snapshot(), initial_state=store.state(), tables=tables, initial_hashes=hashes, policy=engine_for(scenario))
+    state = store.state()
+    hashes = {t: table_hex(rows_digest(state[t])) for t in store.tables}  # = store.table_hash(t), without reading each table again
+    return WorldTemplate(snapshot=store.snapshot(), initial_state=state, tables=tables, initial_hashes=hashes, policy=engine_for(scenario))
+
+
+_FROM_ENV: Any = object()  # the default cache: the user's, unless CLAWARENA_NO_WORLD_CACHE is set
 
 
 class WorldFactory:
-    """Caches one template per scenario; `build` restores it for a trial. Thread-safe."""
+    """Caches one template per scenario in memory and, through `cache`, on disk (shared by processes and
+    runs); `build` restores it for a trial. Thread-safe. `seeded` counts the templates this factory seeded."""
 
-    def __init__(self, plugins: list[WorldPlugin], filler: FillerSource | None = None):
+    def __init__(self, plugins: list[WorldPlugin], filler: FillerSource | None = None, cache: SnapshotCache | None = _FROM_ENV):
         self.plugins = plugins
         self.filler = filler
+        self.cache = SnapshotCache.from_env() if cache is _FROM_ENV else cache
+        self.seeded = 0
         self._templates: dict[str, WorldTemplate] = {}
         self._lock = threading.Lock()
+        self._tables = tuple(t for p in plugins for t in p.tables)
+        # What else shapes a world besides the scenario and the code: which services seed it, and the filler.
+        filler_name = "" if filler is None else f"{getattr(filler, '__module__', '')}.{getattr(filler, '__qualname__', repr(filler))}"
+        self._key_parts = tuple(f"{p.name}:{type(p).__module__}:{','.join(t.name for t in p.tables)}" for p in plugins) + (f"filler:{filler_name}",)
 
     def template(self, scenario: Scenario) -> WorldTemplate:
         with self._lock:
             cached = self._templates.get(scenario.id)
             if cached is None:
-                cached = build_template(scenario, self.plugins, self.filler)
+                cached = self._load_or_seed(scenario)
                 self._templates[scenario.id] = cached
             return cached
+
+    def _load_or_seed(self, scenario: Scenario) -> WorldTemplate:
+        key = scenario_key(scenario, self._key_parts) if self.cache is not None else ""
+        hit = self.cache.get(key) if self.cache is not None else None
+        if hit is not None:
+            return WorldTemplate(snapshot=hit.snapshot, initial_state=hit.initial_state, tables=self._tables,
+                                 initial_hashes=hit.initial_hashes, policy=engine_for(scenario))  # fmt: skip
+        template = build_template(scenario, self.plugins, self.filler)
+        self.seeded += 1
+        if self.cache is not None:
+            self.cache.put(key, CachedTemplate(template.snapshot, template.initial_state, template.initial_hashes))
+        return template
 
     def build(self, scenario: Scenario, seed: int | str) -> World:
         template = self.template(scenario)

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from clawarena.registry import Registry
 from clawarena.runner.executors.base import Executor, ExecutorError, Job, bounded_unordered
 from clawarena.runner.executors.process import ProcessExecutor
+from clawarena.runner.executors.ray import RayExecutor
 from clawarena.runner.executors.thread import ThreadExecutor
 
 ExecutorFactory = Callable[..., Executor]  # (workers, address=None) -> Executor
@@ -17,5 +18,6 @@ ExecutorFactory = Callable[..., Executor]  # (workers, address=None) -> Executor
 EXECUTORS: Registry[ExecutorFactory] = Registry("executor")
 EXECUTORS.register("thread", ThreadExecutor)
 EXECUTORS.register("process", ProcessExecutor)
+EXECUTORS.register("ray", RayExecutor)  # ray itself is imported only when it runs
 
-__all__ = ["EXECUTORS", "Executor", "ExecutorError", "Job", "ProcessExecutor", "ThreadExecutor", "bounded_unordered"]
+__all__ = ["EXECUTORS", "Executor", "ExecutorError", "Job", "ProcessExecutor", "RayExecutor", "ThreadExecutor", "bounded_unordered"]

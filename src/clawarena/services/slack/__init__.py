@@ -32,7 +32,14 @@ TOOLS = tools_conversations.TOOLS + tools_chat.TOOLS + tools_files.TOOLS + tools
 
 
 class _Seeder:
-    """Fixture references (principal ids, handles, channel names, message ids) -> stored rows."""
+    """Fixture references (principal ids, handles, channel names, message ids) -> stored rows.
+
+    Seeding resolves thousands of references; with `INDEXED` they go through in-memory indexes kept
+    in step with the rows this seeder writes, instead of re-reading and decoding whole tables per
+    lookup. `INDEXED = False` keeps the plain table reads as the reference the indexes are tested
+    against (same rows, same state hash)."""
+
+    INDEXED = True
 
     def __init__(self, world: World):
         self.world = world
@@ -40,17 +47,33 @@ class _Seeder:
         first = sorted(world.directory.principals)[0]
         self.s = Slack(ServiceContext(world=world, principal=world.directory.principal(first)), materialize=False)
         self.now = self.s.now
+        self._users: dict[str, str] = {}  # ref -> user id (valid while the users table is unchanged)
+        self._channels: list[dict[str, Any]] | None = None  # every channel row, in the table's order
+        self._ts: set[str] | None = None  # every message ts in the world
 
     # ---- references ----------------------------------------------------------------------
     def user(self, ref: str, where: str) -> str:
+        if self.INDEXED and ref in self._users:
+            return self._users[ref]
         row = self.s.find_user(ref)
         if row is None:
             raise ValueError(f"{where}: unknown user {ref!r} (a principal id or a fixture user id)")
+        self._users[ref] = row["id"]
         return row["id"]
+
+    def insert_user(self, row: dict[str, Any]) -> None:
+        self.store.insert(USERS.name, row)
+        self._users.clear()  # a new user can shadow what a handle or email resolved to
 
     def channel(self, ref: str, where: str) -> dict[str, Any]:
         ref = ref.strip()
-        for row in self.store.select(CHANNELS.name):
+        if self.INDEXED:
+            if self._channels is None:
+                self._channels = self.store.select(CHANNELS.name)
+            rows = self._channels
+        else:
+            rows = self.store.select(CHANNELS.name)
+        for row in rows:
             if ref in (row["id"], row["ref"]) or (row["kind"] in (PUBLIC, PRIVATE) and ref.lstrip("#") == row["name"]):
                 return row
         raise ValueError(f"{where}: unknown channel {ref!r}")
@@ -68,6 +91,12 @@ class _Seeder:
 
     def unique_ts(self, seconds: int) -> str:
         micro = seconds * 1_000_000 + 100
+        if self.INDEXED:
+            if self._ts is None:
+                self._ts = {r[0] for r in self.store.conn.execute(f'SELECT "ts" FROM "{MESSAGES.name}"')}
+            while micro_to_ts(micro) in self._ts:
+                micro += 100
+            return micro_to_ts(micro)
         while self.store.select(MESSAGES.name, {"ts": micro_to_ts(micro)}):
             micro += 100
         return micro_to_ts(micro)
@@ -81,6 +110,7 @@ class _Seeder:
                     ref: str | None = None) -> None:  # fmt: skip
         if self.store.get(CHANNELS.name, {"id": cid}) is not None:
             raise ValueError(f"channels: duplicate channel {name or ref!r}")
+        self._channels = None  # re-read on the next lookup, in the table's (primary key) order
         self.store.insert(CHANNELS.name, {
             "id": cid, "name": name, "kind": kind, "creator": creator, "created": created, "is_archived": archived,
             "is_general": general, "topic": {"value": topic, "creator": creator if topic else "", "last_set": created if topic else 0},
@@ -98,6 +128,8 @@ class _Seeder:
                "thread_ts": thread_ts, "subtype": "thread_broadcast" if broadcast and thread_ts else None,
                "edited": None, "files": list(files or []), "ref": ref}  # fmt: skip
         self.store.insert(MESSAGES.name, row)
+        if self._ts is not None:
+            self._ts.add(ts)
         return row
 
 
@@ -155,7 +187,7 @@ class SlackService(Service):
                 "status_emoji": u.status_emoji, "status_expiration": 0, "tz": u.tz, "is_bot": u.is_bot,
                 "is_admin": u.is_admin, "is_restricted": u.guest, "deleted": u.deleted,
             })  # fmt: skip
-            sd.store.insert(USERS.name, row)
+            sd.insert_user(row)
         everyone = [u["id"] for u in sd.s.users() if not u["deleted"] and not u["is_bot"] and not u["is_restricted"]]
         first = user_id_for(sorted(principals)[0])
         week_ago = now - 7 * 86400
