@@ -1,13 +1,10 @@
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 import textwrap
-
-# pytest-xdist's workers run with COLUMNS=80 and LINES=24 set; rich fixes a console's width from
-# COLUMNS when the console is made (at import), so a test's own COLUMNS (CliRunner env) would be
-# ignored there. Without them a console reads the width per call, as in a plain pytest run.
-os.environ.pop("COLUMNS", None)
-os.environ.pop("LINES", None)
 from pathlib import Path
 
 import pytest
@@ -16,12 +13,18 @@ from clawarena.gateway import Gateway
 from clawarena.services import services, world_factory
 from clawarena.spec.loader import expand, load_task_file
 
-@pytest.fixture(autouse=True, scope="session")
-def _private_cache_dir(tmp_path_factory):
-    """`tasks list` caches the suite index; tests keep theirs out of the user's home."""
-    os.environ.setdefault("CLAWARENA_CACHE_DIR", str(tmp_path_factory.mktemp("clawarena-cache")))
-    yield
+# pytest-xdist's workers run with COLUMNS=80 and LINES=24 set; rich fixes a console's width from
+# COLUMNS when the console is made (at import), so a test's own COLUMNS (CliRunner env) would be
+# ignored there. Without them a console reads the width per call, as in a plain pytest run.
+os.environ.pop("COLUMNS", None)
+os.environ.pop("LINES", None)
 
+# The suite index (`tasks list`) and world snapshots are cached on disk: each test process (and the
+# subprocesses it starts) keeps its own, out of the user's home, set before any world is built.
+if "CLAWARENA_CACHE_DIR" not in os.environ:
+    _CACHE = tempfile.mkdtemp(prefix="clawarena-test-cache-")
+    os.environ["CLAWARENA_CACHE_DIR"] = _CACHE
+    atexit.register(shutil.rmtree, _CACHE, True)
 
 MINI_TASK = """
 id: mini
