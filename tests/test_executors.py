@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tests.run_records import stored_records
 from clawarena.cli import app
 from clawarena.runner.executors import EXECUTORS
 from clawarena.runner.run import default_executor, plan_run
@@ -102,20 +103,10 @@ def _run(tmp_path: Path, run_id: str, *args: str):
     return tmp_path / run_id
 
 
-def _records(run_dir: Path) -> dict[str, dict]:
-    out = {}
-    for line in (run_dir / "trials.jsonl").read_text().splitlines():
-        record = json.loads(line)
-        record.pop("timings")  # the one thing allowed to differ
-        assert record["unit_id"] not in out, "a unit was written twice"
-        out[record["unit_id"]] = record
-    return out
-
-
 @pytest.mark.parametrize("slice_args", [["--suite", "email"], ["--suite", "network", *[a for t in NETWORK_SLICE for a in ("--task", t)]]], ids=["email", "network"])
-def test_thread_and_process_runs_of_the_same_units_give_identical_records(tmp_path, slice_args):
-    threads = _records(_run(tmp_path, "thread", *slice_args, "--workers", "2", "--executor", "thread"))
-    processes = _records(_run(tmp_path, "process", *slice_args, "--workers", "2", "--executor", "process"))
+def test_thread_and_process_runs_of_the_same_units_give_identicalstored_records(tmp_path, slice_args):
+    threads = stored_records(_run(tmp_path, "thread", *slice_args, "--workers", "2", "--executor", "thread"))
+    processes = stored_records(_run(tmp_path, "process", *slice_args, "--workers", "2", "--executor", "process"))
     assert len(threads) >= 15 and threads.keys() == processes.keys()
     for unit_id, record in threads.items():
         assert processes[unit_id] == record, unit_id  # final state hash, score, outcome, trace path, ...
@@ -192,7 +183,7 @@ def test_a_sigkilled_process_pool_run_leaves_no_worker_and_resumes_losing_and_du
     resumed = subprocess.run([*CLI, "run", "--resume", str(tmp_path / "killed"), "--workers", "2", "--executor", "process", "--format", "json"],
                              capture_output=True, text=True, timeout=600)  # fmt: skip
     assert resumed.returncode == 0, resumed.stderr
-    records = _records(tmp_path / "killed")  # asserts each unit appears once
+    records = stored_records(tmp_path / "killed")  # asserts each unit appears once
     assert set(records) == wanted
     for record in records.values():
         assert (tmp_path / "killed" / record["trace"]).is_file() and record["outcome"] in ("pass", "fail")

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from tests.run_records import stored_records
 from clawarena.cli import app
 from clawarena.runner.executors import EXECUTORS, ExecutorError
 from tests.test_executors import DyingJob, PidJob
@@ -166,16 +167,6 @@ def _resume(run_dir: Path, *args: str) -> None:
     assert result.exit_code == 0, result.output
 
 
-def _records(run_dir: Path) -> dict[str, dict]:
-    out = {}
-    for line in (run_dir / "trials.jsonl").read_text().splitlines():
-        record = json.loads(line)
-        record.pop("timings")  # the one thing allowed to differ
-        assert record["unit_id"] not in out, "a unit was written twice"
-        out[record["unit_id"]] = record
-    return out
-
-
 def _interrupt(run_dir: Path, keep: int) -> None:
     """What an interrupt leaves: the first records written, then a record cut mid-line."""
     path = run_dir / "trials.jsonl"
@@ -186,7 +177,7 @@ def _interrupt(run_dir: Path, keep: int) -> None:
 def test_thread_and_ray_runs_give_identical_records_and_resume_each_other(
     ray_session, tmp_path
 ):
-    threads = _records(
+    threads = stored_records(
         _run(
             tmp_path,
             "thread",
@@ -201,7 +192,7 @@ def test_thread_and_ray_runs_give_identical_records_and_resume_each_other(
     ray_dir = _run(
         tmp_path, "ray", "--suite", "email", "--workers", "2", "--executor", "ray"
     )
-    rays = _records(ray_dir)
+    rays = stored_records(ray_dir)
     assert len(threads) >= 15 and threads.keys() == rays.keys()
     for unit_id, record in threads.items():
         assert rays[unit_id] == record, (
@@ -222,7 +213,7 @@ def test_thread_and_ray_runs_give_identical_records_and_resume_each_other(
         _interrupt(run_dir, keep=5)
         assert len(_records_lenient(run_dir)) == 5
         _resume(run_dir, "--workers", "2", "--executor", resumed_with)
-        got = _records(run_dir)
+        got = stored_records(run_dir)
         diffs = {u: {k: (threads[u].get(k), r[k]) for k in r if r[k] != threads[u].get(k)} for u, r in got.items() if r != threads.get(u)}
         assert got.keys() == threads.keys() and not diffs, (diffs, 
             f"started with {name}, resumed with {resumed_with}"

@@ -232,7 +232,7 @@ def test_results_csv_rows_equal_the_metrics(email_run, email_report):
         return None if text == "" else float(text)
 
     for g in m.groups:
-        row = by_key[g.key]
+        row = by_key[(g.level, g.agent, g.condition, g.suite, g.domain, g.vector)]
         for metric in ("tsr", "asr", "asr_judged", "error_rate", "cost_per_trial"):
             e = getattr(g, metric)
             assert number(row[metric]) == e.value and number(row[f"{metric}_low"]) == e.low and number(row[f"{metric}_high"]) == e.high

@@ -186,6 +186,14 @@ def make_typer(help: str, **kwargs: Any) -> typer.Typer:
     )  # fmt: skip
 
 
+def progress_bar(out: Console, transient: bool) -> Any:
+    """The bar `run`, `check` and `judge` show: description, bar, done/total, elapsed. rich.progress
+    is imported here, not at start-up (every command would pay for it)."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    return Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=out, transient=transient)
+
+
 def fits(renderable: Any, out: Console | None = None) -> bool:
     """Whether a table fits the terminal at its natural width (else callers print a list)."""
     from rich.measure import Measurement

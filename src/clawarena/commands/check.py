@@ -8,13 +8,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-)
 from rich.table import Table
 
 from clawarena.commands.base import (
@@ -24,6 +17,7 @@ from clawarena.commands.base import (
     err,
     fail,
     load_suite_or_fail,
+    progress_bar,
     show_table,
 )
 
@@ -103,7 +97,7 @@ def _run_gates(scenarios: list[Scenario], suite: str) -> list:
     from clawarena.runner.selfcheck import GATES, check_suite
 
     # The bar goes to stderr: stdout keeps the table and the verdict.
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True)
+    progress = progress_bar(err, transient=True)
     with progress:
         bar = progress.add_task("checking", total=len(scenarios))
         results = check_suite(scenarios, on_result=lambda r: progress.advance(bar))
@@ -139,7 +133,7 @@ def _report_mutants(
     from clawarena.runner.mutants import by_kind, mutate_suite, mutation_score
     from clawarena.runner.survivors import review, survivor_row
 
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err, transient=True)
+    progress = progress_bar(err, transient=True)
     started = time.perf_counter()
     with progress:
         bar = progress.add_task("mutants", total=len(scenarios))

@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Optional
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from clawarena.commands.base import console, err, fail, quoted, show_table, split
+from clawarena.commands.base import console, err, fail, progress_bar, quoted, show_table, split
 
 if TYPE_CHECKING:
     from clawarena.scoring.judges import Judge, Judgment, PairAgreement
@@ -166,8 +165,7 @@ def judge(
     weights = parse_weights(weight, labels)
     judges = make_judges(labels, models_file, base_url, attempts)
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=err,
-                        transient=True)  # fmt: skip
+    progress = progress_bar(err, transient=True)
     try:
         with progress:
             bar = progress.add_task("judging", total=None)

@@ -11,13 +11,6 @@ from typing import Any, Literal, Optional
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-)
 from rich.table import Table
 
 from clawarena.commands.base import (
@@ -28,6 +21,7 @@ from clawarena.commands.base import (
     console,
     err,
     fail,
+    progress_bar,
     quoted,
     show_table,
     split,
@@ -241,7 +235,7 @@ def run(
     out.print(f"run [bold]{store.run_id}[/]: {len(plan.units)} trial(s), {len(done)} already finished -> {store.root}", highlight=False, soft_wrap=True)
     # SIGTERM ends the run like Ctrl-C: in-flight trials finish, the rest is left for --resume.
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
-    progress = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), console=out, transient=False)
+    progress = progress_bar(out, transient=False)
     try:
         with progress:
             bar = progress.add_task("trials", total=len(plan.units), completed=len(done))

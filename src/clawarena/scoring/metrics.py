@@ -90,10 +90,6 @@ class GroupMetrics(Strict):
     cost_per_pass: Estimate
     basis: dict[str, list[str]] = Field(default={}, description="metric -> the unit ids in its denominator")
 
-    @property
-    def key(self) -> tuple[str, ...]:
-        return (self.level, self.agent, self.condition, self.suite, self.domain, self.vector)
-
 
 class ScenarioReliability(Strict):
     agent: str
