@@ -9,6 +9,7 @@ chunk when `stream_options.include_usage` asks for it, then `[DONE]`.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import threading
 from collections.abc import Callable
@@ -140,3 +141,58 @@ def anthropic_app(model: ScriptedModel) -> FastAPI:
 
 def serve(app: FastAPI) -> RunningServer:
     return start_in_thread(app)
+
+
+@dataclass
+class GatedModel:
+    """Answers every request with one text reply after holding it, until `gate` requests are in
+    flight at once (proof that they were concurrent) or `hold_s` passes (a model's latency).
+    Records the most requests it held at once. With `steps`, each conversation plays them in
+    order (picked by how many assistant turns the request carries), so every trial gets the same
+    script however many run at once; past the steps it answers `text`."""
+
+    gate: int | None = None
+    hold_s: float = 5.0
+    text: str = "Done."
+    steps: list[Step] = field(default_factory=list)
+    in_flight: int = 0
+    peak: int = 0
+    served: int = 0
+    reached: bool = False
+
+
+def gated_openai_app(model: GatedModel) -> FastAPI:
+    app = FastAPI()
+    opened = asyncio.Event()
+
+    @app.post("/v1/chat/completions")
+    async def completions(request: Request):
+        body = await request.json()
+        model.in_flight += 1
+        model.peak = max(model.peak, model.in_flight)
+        if model.gate is not None and model.in_flight >= model.gate:
+            model.reached = True
+            opened.set()
+        try:
+            await asyncio.wait_for(opened.wait(), model.hold_s)
+        except TimeoutError:
+            pass
+        finally:
+            model.in_flight -= 1
+        model.served += 1
+        n = model.served
+        done = sum(1 for m in body["messages"] if m["role"] == "assistant")
+        step = model.steps[done] if done < len(model.steps) else Step(text=model.text)
+        message: dict[str, Any] = {"role": "assistant", "content": step.text or None}
+        if step.tool_calls:
+            message["tool_calls"] = [
+                {"id": f"call_{n}_{i}", "type": "function", "function": {"name": name, "arguments": _args_text(args)}}
+                for i, (name, args) in enumerate(step.tool_calls)
+            ]
+        return {
+            "id": f"chatcmpl-{n}", "object": "chat.completion", "created": 0, "model": body["model"],
+            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if step.tool_calls else "stop"}],
+            "usage": {"prompt_tokens": 100, "completion_tokens": 5, "total_tokens": 105},
+        }  # fmt: skip
+
+    return app

@@ -4,6 +4,7 @@ resumes losing and duplicating nothing."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import signal
@@ -34,7 +35,7 @@ class PidJob:
     def setup(self) -> None:
         self.setups += 1
 
-    def __call__(self, item: int) -> tuple[int, int, int]:
+    async def acall(self, item: int) -> tuple[int, int, int]:
         if item < 0:
             raise ValueError(f"bad item {item}")
         return item * item, os.getpid(), self.setups
@@ -69,11 +70,45 @@ def test_thread_pool_runs_in_this_process_and_a_failing_item_raises_in_the_calle
             list(EXECUTORS[name](2).map_unordered(PidJob(), [1, -1, 2]))
 
 
+class OverlapJob:
+    """Each item waits until `want` items are in flight in its worker (or 20 s pass) and answers
+    the most it saw at once: a worker that ran items one by one would answer 1, after a timeout."""
+
+    def __init__(self, want: int) -> None:
+        self.want, self.active, self.peak = want, 0, 0
+        self.event: asyncio.Event | None = None  # made on the worker's loop
+
+    def setup(self) -> None:
+        pass
+
+    def affinity(self, item: int) -> int:
+        return 0
+
+    async def acall(self, item: int) -> int:
+        self.event = self.event or asyncio.Event()
+        self.active += 1
+        self.peak = max(self.peak, self.active)
+        if self.active >= self.want:
+            self.event.set()
+        try:
+            await asyncio.wait_for(self.event.wait(), 20)
+        except TimeoutError:
+            pass
+        self.active -= 1
+        return self.peak
+
+
+@pytest.mark.parametrize("name", ["thread", "process"])
+def test_max_concurrency_items_are_in_flight_at_once_in_a_worker_and_never_more(name):
+    peaks = list(EXECUTORS[name](1, concurrency=4).map_unordered(OverlapJob(want=4), range(12)))
+    assert len(peaks) == 12 and max(peaks) == 4
+
+
 class DyingJob(PidJob):
-    def __call__(self, item: int) -> tuple[int, int, int]:
+    async def acall(self, item: int) -> tuple[int, int, int]:
         if item == 3:
             os._exit(9)  # a worker killed mid-trial (out of memory, say)
-        return super().__call__(item)
+        return await super().acall(item)
 
 
 def test_a_worker_that_dies_is_an_executor_error_not_a_hang():

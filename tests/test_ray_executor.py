@@ -90,6 +90,13 @@ def test_ray_runs_items_in_actors_set_up_once_each(ray_session):
     assert ray_session.is_initialized()  # the caller's instance is left running
 
 
+def test_an_actor_holds_max_concurrency_items_at_once_and_never_more(ray_session):
+    from tests.test_executors import OverlapJob
+
+    peaks = list(EXECUTORS["ray"](1, concurrency=4).map_unordered(OverlapJob(want=4), range(12)))
+    assert len(peaks) == 12 and max(peaks) == 4
+
+
 def test_a_failing_item_raises_its_own_exception_and_a_dead_worker_is_an_executor_error(
     ray_session,
 ):

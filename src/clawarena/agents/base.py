@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Awaitable
 from typing import Any, Protocol
 
 from clawarena.gateway import Gateway, ToolOutcome
@@ -60,6 +61,10 @@ class AgentSession:
 
 
 class Agent(Protocol):
-    """A delegate agent. Implementations: scripted controls, model agents, external harnesses."""
+    """A delegate agent. Implementations: scripted controls, model agents, external harnesses.
 
-    def take_turn(self, turn: TurnInput, session: AgentSession) -> TurnOutput: ...
+    `take_turn` returns the turn's output, or a coroutine of it (model agents await the network,
+    so one worker's event loop holds many trials). An agent whose turn blocks (a harness
+    subprocess) sets `blocking = True`: the episode runs its turn on a thread, off the loop."""
+
+    def take_turn(self, turn: TurnInput, session: AgentSession) -> TurnOutput | Awaitable[TurnOutput]: ...

@@ -25,7 +25,7 @@ class ModelAgent:
     def __init__(self, setup: AgentSetup, config: ModelConfig, policy: RetryPolicy | None = None):
         self.setup = setup
         self.config = config
-        self.provider = make_provider(config, policy)
+        self.provider = make_provider(config, policy, setup.options.get("endpoint_workers", 1))
         self.messages: list[Message] = []
         self.tokens = 0
         self.started: float | None = None  # wall clock of the agent's first turn (outside the world)
@@ -44,14 +44,16 @@ class ModelAgent:
         if budget.max_seconds is not None and elapsed > budget.max_seconds:
             raise BudgetExceeded(f"time budget of {budget.max_seconds}s exceeded ({elapsed:.1f}s)")
 
-    def take_turn(self, turn: TurnInput, session: AgentSession) -> TurnOutput:
+    async def take_turn(self, turn: TurnInput, session: AgentSession) -> TurnOutput:
+        """Awaits the model, so the worker's other trials run meanwhile; tool calls run inline
+        (they touch only this trial's world and take well under a millisecond)."""
         if self.started is None:
             self.started = time.monotonic()
         system = system_prompt(turn.principal, self.setup.spec, session.now_iso(), self.extra_sections)
         self.messages.append(Message("user", render_events(turn.events)))
         tools = self._tools(session)
         for _ in range(self.config.budget.max_steps_per_turn):
-            reply = self.provider.complete(system, self.messages, tools)
+            reply = await self.provider.acomplete(system, self.messages, tools)
             self.messages.append(Message("assistant", reply.text, list(reply.tool_calls)))
             self._spend(session, reply.record)
             if not reply.tool_calls:

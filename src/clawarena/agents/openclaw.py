@@ -228,6 +228,8 @@ def _compact_event(rec: dict[str, Any]) -> dict[str, Any]:
 
 # ---- the agent ------------------------------------------------------------------------
 class OpenClawAgent:
+    blocking = True  # each turn waits on an `openclaw` subprocess: the episode runs it on a thread
+
     def __init__(self, setup: AgentSetup):
         self.setup = setup
         opts = setup.options

@@ -163,7 +163,8 @@ def run(
     evidence_events: int = typer.Option(200, "--evidence-events", min=1, metavar="N", help="the evidence packet of each trace keeps at most N ledger events (anchors first)"),
     policy_mode: PolicyModeChoice = typer.Option("monitor", "--policy-mode", help="monitor: record each policy decision and let the action happen (harm is measured); enforce: refuse what the policies deny"),
     trials: int = typer.Option(1, "--trials", min=1, metavar="N", help="trials per scenario, agent and condition"),
-    workers: int = typer.Option(1, "--workers", min=1, metavar="N", help="trials run concurrently (may differ on --resume)"),
+    workers: int = typer.Option(1, "--workers", min=1, metavar="N", help="workers running trials concurrently: threads' lanes, processes or Ray actors (may differ on --resume)"),
+    max_concurrency: int = typer.Option(1, "--max-concurrency", min=1, metavar="N", help="trials in flight per worker, on its event loop: model agents await the network meanwhile; each model endpoint's max_concurrency still bounds its calls across all workers (may differ on --resume)"),
     executor: Optional[str] = typer.Option(None, "--executor", metavar="NAME", help="how trials run concurrently: thread, process or ray (may differ on --resume) [default: process with --workers > 1 and only scripted agents, else thread]"),
     address: Optional[str] = typer.Option(None, "--address", metavar="ADDR", help="with --executor ray: the Ray cluster to run on, auto (a head started on this machine by `ray start`) or ray://HOST:PORT (may differ on --resume) [default: a new local Ray instance]"),
     seed: int = typer.Option(0, "--seed", metavar="N", help="base seed; each unit's seed derives from it"),
@@ -185,7 +186,7 @@ def run(
     Exits 1 when every trial ended in error (an unreachable model, say), 130 when interrupted.
     """
     from clawarena.llm.config import ModelConfigError
-    from clawarena.runner.run import agent_options, check_executor, default_executor, execute_run, plan_run, preflight
+    from clawarena.runner.run import agent_options, check_endpoint_shares, check_executor, default_executor, execute_run, plan_run, preflight
     from clawarena.runner.executors import EXECUTORS, ExecutorError
     from clawarena.runner.store import RunConfig, RunStore, RunStoreError
     from clawarena.spec.loader import SpecError
@@ -206,17 +207,21 @@ def run(
                 fail("; ".join(conflicts) + " (--resume keeps the stored options; start a new run to change them)")
             if workers != 1:
                 config = config.model_copy(update={"workers": workers})
+            if max_concurrency != 1:
+                config = config.model_copy(update={"max_concurrency": max_concurrency})
             if executor is not None:
                 config = config.model_copy(update={"executor": executor})
         else:
             agents, roles = agents_and_roles(agent)
             config = RunConfig(
                 suite=suite, agents=agents, roles=roles, policy_mode=policy_mode, evidence_events=evidence_events, trials=trials, seed=seed, workers=workers,
-                executor=executor, tasks=split(task), base_url=base_url, models_file=str(models) if models else None,
+                max_concurrency=max_concurrency, executor=executor, tasks=split(task), base_url=base_url, models_file=str(models) if models else None,
                 conditions=conditions_of(skills, meta, conditions),
             )  # fmt: skip
         check_executor(config.executor)
-        EXECUTORS[config.executor or default_executor(config, config.workers)](config.workers, address=address)  # a bad --address, or no ray, before a run folder exists
+        chosen = config.executor or default_executor(config, config.workers)
+        EXECUTORS[chosen](config.workers, address=address)  # a bad --address, or no ray, before a run folder exists
+        check_endpoint_shares(config, chosen, config.workers)
         plan = plan_run(config)
         options = agent_options(config)
         preflight(config)
@@ -240,12 +245,12 @@ def run(
         with progress:
             bar = progress.add_task("trials", total=len(plan.units), completed=len(done))
             records = execute_run(store, plan, workers=config.workers, on_record=lambda r: progress.advance(bar), options=options, retry_errors=retry_errors,
-                                  evidence_events=config.evidence_events, executor=config.executor or default_executor(config, config.workers), address=address)  # fmt: skip
+                                  evidence_events=config.evidence_events, executor=chosen, address=address, max_concurrency=config.max_concurrency)  # fmt: skip
     except KeyboardInterrupt:
         err.print(f"interrupted: finished trials are saved; resume with [bold]clawarena run --resume {store.root}[/]", highlight=False, soft_wrap=True)
         raise typer.Exit(130)
     except ExecutorError as exc:
-        fail(f"--executor {config.executor or default_executor(config, config.workers)}: {exc}; finished trials are saved, resume with clawarena run --resume {store.root}", 1)
+        fail(f"--executor {chosen}: {exc}; finished trials are saved, resume with clawarena run --resume {store.root}", 1)
     except OSError as exc:  # the disk filled up or the folder went away mid-run
         fail(f"cannot write to the run folder {store.root}: {exc.strerror or exc}; finished trials are saved, resume with clawarena run --resume {store.root}", 1)
     judged = judge_after_run(store, judges, out) if judges else None

@@ -2,19 +2,92 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Callable
+import threading
 import time
+import weakref
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from clawarena.llm.config import ModelConfig
 from clawarena.registry import Registry
-from clawarena.llm.retry import RetryPolicy, call_with_retries, endpoint_limit
+from clawarena.llm.retry import RetryPolicy, acall_with_retries, async_endpoint_limit, call_with_retries, endpoint_limit, worker_share
 from clawarena.llm.types import AssistantTurn, Message, ModelCallRecord, ToolCallRequest, ToolSpec
 
 
 class Provider(Protocol):
+    """`complete` blocks (judges, scripts); `acomplete` awaits, so one worker holds many trials' calls."""
+
     def complete(self, system: str, messages: list[Message], tools: list[ToolSpec]) -> AssistantTurn: ...
+
+    async def acomplete(self, system: str, messages: list[Message], tools: list[ToolSpec]) -> AssistantTurn: ...
+
+
+# SDK clients are shared by every trial that calls the same endpoint: making one costs more than a
+# trial (an SSL context each), and a shared one pools its connections. Blocking clients are
+# thread-safe and live per process; async ones belong to the loop that uses them.
+_SYNC_CLIENTS: dict[tuple[Any, ...], Any] = {}
+_ASYNC_CLIENTS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[tuple[Any, ...], Any]] = weakref.WeakKeyDictionary()
+_CLIENTS_LOCK = threading.Lock()
+
+
+async def close_clients() -> None:
+    """Close the async clients of the running loop (before the loop itself closes)."""
+    with _CLIENTS_LOCK:
+        clients = list(_ASYNC_CLIENTS.pop(asyncio.get_running_loop(), {}).values())
+    for client in clients:
+        await client.close()
+
+
+class _Endpoint:
+    """What both providers share: the config, the retry policy, this worker's part of the
+    endpoint's concurrency limit, and the shared blocking and async SDK clients."""
+
+    name = ""
+
+    def __init__(self, config: ModelConfig, policy: RetryPolicy | None = None, workers: int = 1):
+        self.config = config
+        self.policy = policy or RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_base_delay)
+        self.key = f"{self.name}|{config.base_url}"
+        self.share = worker_share(config.max_concurrency, workers)
+        self.limit = endpoint_limit(self.key, self.share)
+
+    def client(self, is_async: bool) -> Any:
+        ident = (self.name, self.config.base_url, self.config.api_key(), self.config.timeout_s)
+        with _CLIENTS_LOCK:
+            pool = _ASYNC_CLIENTS.setdefault(asyncio.get_running_loop(), {}) if is_async else _SYNC_CLIENTS
+            if ident not in pool:
+                pool[ident] = self.make_client(is_async)
+            return pool[ident]
+
+    def make_client(self, is_async: bool) -> Any:
+        raise NotImplementedError
+
+    def send(self, client: Any, kwargs: dict[str, Any]) -> Any:
+        raise NotImplementedError
+
+    def parse(self, resp: Any, retries: int, start: float) -> AssistantTurn:
+        raise NotImplementedError
+
+    def request(self, system: str, messages: list[Message], tools: list[ToolSpec]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    def complete(self, system: str, messages: list[Message], tools: list[ToolSpec]) -> AssistantTurn:
+        kwargs = self.request(system, messages, tools)
+        start = time.perf_counter()
+        client = self.client(False)
+        with self.limit:
+            resp, retries = call_with_retries(lambda: self.send(client, kwargs), _retryable(self.sdk), self.policy, f"{self.name} {self.config.model}")
+        return self.parse(resp, retries, start)
+
+    async def acomplete(self, system: str, messages: list[Message], tools: list[ToolSpec]) -> AssistantTurn:
+        kwargs = self.request(system, messages, tools)
+        start = time.perf_counter()
+        client = self.client(True)
+        async with async_endpoint_limit(self.key, self.share):
+            resp, retries = await acall_with_retries(lambda: self.send(client, kwargs), _retryable(self.sdk), self.policy, f"{self.name} {self.config.model}")
+        return self.parse(resp, retries, start)
 
 
 def _retryable(sdk: Any) -> Any:
@@ -26,17 +99,25 @@ def _retryable(sdk: Any) -> Any:
     return check
 
 
-class OpenAIProvider:
+class OpenAIProvider(_Endpoint):
     """Any OpenAI-compatible `/v1/chat/completions` endpoint (OpenAI, vLLM, Ollama, llama.cpp, ...)."""
 
-    def __init__(self, config: ModelConfig, policy: RetryPolicy | None = None):
+    name = "openai"
+
+    def __init__(self, config: ModelConfig, policy: RetryPolicy | None = None, workers: int = 1):
         import openai
 
         self.sdk = openai
-        self.config = config
-        self.client = openai.OpenAI(api_key=config.api_key() or None, base_url=config.base_url, max_retries=0, timeout=config.timeout_s)
-        self.policy = policy or RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_base_delay)
-        self.limit = endpoint_limit(f"openai|{config.base_url}", config.max_concurrency)
+        super().__init__(config, policy, workers)
+
+    def make_client(self, is_async: bool) -> Any:
+        cls = self.sdk.AsyncOpenAI if is_async else self.sdk.OpenAI
+        return cls(api_key=self.config.api_key() or None, base_url=self.config.base_url, max_retries=0, timeout=self.config.timeout_s)
+
+    def send(self, client: Any, kwargs: dict[str, Any]) -> Any:
+        # The SDK's documented raw `post`: our body is plain JSON already, and `create` would walk
+        # it against its typed params (tens of ms per call with a workspace's tool schemas).
+        return client.post("/chat/completions", body=kwargs, cast_to=self.sdk.types.chat.ChatCompletion)
 
     def _messages(self, system: str, messages: list[Message]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = [{"role": "system", "content": system}] if system else []
@@ -54,7 +135,7 @@ class OpenAIProvider:
                 out.append({"role": "user", "content": m.content})
         return out
 
-    def complete(self, system: str, messages: list[Message], tools: list[ToolSpec]) -> AssistantTurn:
+    def request(self, system: str, messages: list[Message], tools: list[ToolSpec]) -> dict[str, Any]:
         kwargs: dict[str, Any] = {
             "model": self.config.model,
             "messages": self._messages(system, messages),
@@ -66,11 +147,9 @@ class OpenAIProvider:
             kwargs["temperature"] = self.config.temperature
         if self.config.reasoning:
             kwargs["extra_body"] = dict(self.config.reasoning)
-        start = time.perf_counter()
-        with self.limit:
-            resp, retries = call_with_retries(
-                lambda: self.client.chat.completions.create(**kwargs), _retryable(self.sdk), self.policy, f"openai {self.config.model}"
-            )
+        return kwargs
+
+    def parse(self, resp: Any, retries: int, start: float) -> AssistantTurn:
         choice = resp.choices[0]
         calls = [ToolCallRequest(c.id, c.function.name, c.function.arguments or "") for c in (choice.message.tool_calls or [])]
         usage = resp.usage
@@ -83,17 +162,23 @@ class OpenAIProvider:
         return AssistantTurn(choice.message.content or "", calls, record)
 
 
-class AnthropicProvider:
+class AnthropicProvider(_Endpoint):
     """Anthropic's Messages API through the official `anthropic` SDK."""
 
-    def __init__(self, config: ModelConfig, policy: RetryPolicy | None = None):
+    name = "anthropic"
+
+    def __init__(self, config: ModelConfig, policy: RetryPolicy | None = None, workers: int = 1):
         import anthropic
 
         self.sdk = anthropic
-        self.config = config
-        self.client = anthropic.Anthropic(api_key=config.api_key() or None, base_url=config.base_url, max_retries=0, timeout=config.timeout_s)
-        self.policy = policy or RetryPolicy(max_retries=config.max_retries, base_delay=config.retry_base_delay)
-        self.limit = endpoint_limit(f"anthropic|{config.base_url}", config.max_concurrency)
+        super().__init__(config, policy, workers)
+
+    def make_client(self, is_async: bool) -> Any:
+        cls = self.sdk.AsyncAnthropic if is_async else self.sdk.Anthropic
+        return cls(api_key=self.config.api_key() or None, base_url=self.config.base_url, max_retries=0, timeout=self.config.timeout_s)
+
+    def send(self, client: Any, kwargs: dict[str, Any]) -> Any:
+        return client.post("/v1/messages", body=kwargs, cast_to=self.sdk.types.Message)  # as the OpenAI provider's
 
     def _messages(self, messages: list[Message]) -> list[dict[str, Any]]:
         out: list[dict[str, Any]] = []
@@ -117,7 +202,7 @@ class AnthropicProvider:
                 out.append({"role": "user", "content": m.content})
         return out
 
-    def complete(self, system: str, messages: list[Message], tools: list[ToolSpec]) -> AssistantTurn:
+    def request(self, system: str, messages: list[Message], tools: list[ToolSpec]) -> dict[str, Any]:
         kwargs: dict[str, Any] = {"model": self.config.model, "max_tokens": self.config.max_tokens, "messages": self._messages(messages)}
         if system:
             kwargs["system"] = system
@@ -127,11 +212,9 @@ class AnthropicProvider:
             kwargs["temperature"] = self.config.temperature
         if self.config.reasoning:
             kwargs.update(self.config.reasoning)
-        start = time.perf_counter()
-        with self.limit:
-            resp, retries = call_with_retries(
-                lambda: self.client.messages.create(**kwargs), _retryable(self.sdk), self.policy, f"anthropic {self.config.model}"
-            )
+        return kwargs
+
+    def parse(self, resp: Any, retries: int, start: float) -> AssistantTurn:
         text = "".join(b.text for b in resp.content if b.type == "text")
         calls = [ToolCallRequest(b.id, b.name, json.dumps(b.input)) for b in resp.content if b.type == "tool_use"]
         tin, tout = resp.usage.input_tokens, resp.usage.output_tokens
@@ -143,10 +226,11 @@ class AnthropicProvider:
         return AssistantTurn(text, calls, record)
 
 
-PROVIDERS: Registry[Callable[[ModelConfig, RetryPolicy], Provider]] = Registry("model provider")
+PROVIDERS: Registry[Callable[..., Provider]] = Registry("model provider")  # (config, policy, workers) -> Provider
 PROVIDERS.register("openai", OpenAIProvider)
 PROVIDERS.register("anthropic", AnthropicProvider)
 
 
-def make_provider(config: ModelConfig, policy: RetryPolicy | None = None) -> Provider:
-    return PROVIDERS[config.provider](config, policy)
+def make_provider(config: ModelConfig, policy: RetryPolicy | None = None, workers: int = 1) -> Provider:
+    """`workers`: how many processes share the endpoint's limit (each gets its part)."""
+    return PROVIDERS[config.provider](config, policy, workers)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import inspect
 from dataclasses import dataclass
 from typing import Literal
 
-from clawarena.agents.base import Agent, AgentSession, BudgetExceeded, TurnInput
+from clawarena.agents.base import Agent, AgentSession, BudgetExceeded, TurnInput, TurnOutput
 from clawarena.gateway import Gateway, ToolFault
 from clawarena.llm.retry import InfrastructureError
+from clawarena.runner.loops import run_sync
 from clawarena.spec.models import ScheduleSpec
 
 Termination = Literal["completed", "turn_cap", "budget", "agent_error", "infrastructure_error"]
@@ -47,19 +50,27 @@ class _Episode:
         cap = self.caps[agent_id]
         return self.gateway.has_pending(agent_id) and (cap is None or self.turn_of[agent_id] < cap)
 
-    def round(self) -> EpisodeResult | None:
+    async def round(self) -> EpisodeResult | None:
         """One pass over the agents in order; how the episode ended, if it did."""
         for agent_id in self.order:
             if not self.can_act(agent_id):
                 continue
             if self.total >= self.turn_cap:
                 return self.end("turn_cap")
-            ended = self.turn(agent_id)
+            ended = await self.turn(agent_id)
             if ended is not None:
                 return ended
         return None
 
-    def turn(self, agent_id: str) -> EpisodeResult | None:
+    async def take_turn(self, agent_id: str, turn: TurnInput) -> TurnOutput:
+        agent = self.agents[agent_id]
+        if getattr(agent, "blocking", False):  # off the loop, so the worker's other trials go on
+            out = await asyncio.to_thread(agent.take_turn, turn, self.sessions[agent_id])
+        else:
+            out = agent.take_turn(turn, self.sessions[agent_id])
+        return await out if inspect.isawaitable(out) else out
+
+    async def turn(self, agent_id: str) -> EpisodeResult | None:
         gateway = self.gateway
         self.turn_of[agent_id] += 1
         self.total += 1
@@ -67,7 +78,7 @@ class _Episode:
         events = gateway.begin_turn(agent_id, turn)
         principal = gateway.world.directory.principal_of(agent_id)
         try:
-            out = self.agents[agent_id].take_turn(TurnInput(turn, principal, events), self.sessions[agent_id])
+            out = await self.take_turn(agent_id, TurnInput(turn, principal, events))
         except BudgetExceeded as exc:  # the agent's own limit: scored like any other ending
             gateway.end_turn(agent_id, turn, f"budget: {exc}")
             return self.end("budget", str(exc))
@@ -87,7 +98,7 @@ class _Episode:
         return None
 
 
-def run_episode(gateway: Gateway, agents: dict[str, Agent], turn_cap: int, schedule: ScheduleSpec | None = None) -> EpisodeResult:
+async def run_episode_async(gateway: Gateway, agents: dict[str, Agent], turn_cap: int, schedule: ScheduleSpec | None = None) -> EpisodeResult:
     """Rounds in the scenario's agent order. An agent takes a turn when it has new events.
 
     In a simultaneous round every agent acts on the same state: its writes and sends are queued
@@ -105,7 +116,7 @@ def run_episode(gateway: Gateway, agents: dict[str, Agent], turn_cap: int, sched
     while any(episode.can_act(a) for a in episode.order):
         round_no += 1
         gateway.deferring = _simultaneous(schedule, round_no)
-        ended = episode.round()
+        ended = await episode.round()
         if gateway.deferring:
             gateway.flush_deferred()
         if ended is not None:
@@ -115,3 +126,8 @@ def run_episode(gateway: Gateway, agents: dict[str, Agent], turn_cap: int, sched
     if any(gateway.has_pending(a) for a in episode.order):  # left with new events only because their own caps were hit
         return episode.end("turn_cap")
     return episode.end("completed")
+
+
+def run_episode(gateway: Gateway, agents: dict[str, Agent], turn_cap: int, schedule: ScheduleSpec | None = None) -> EpisodeResult:
+    """`run_episode_async` from synchronous code, on this thread's event loop."""
+    return run_sync(run_episode_async(gateway, agents, turn_cap, schedule))

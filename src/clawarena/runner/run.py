@@ -14,7 +14,7 @@ from clawarena.llm.preflight import check_endpoint
 from clawarena.records import TrialRecord
 from clawarena.runner.executors import EXECUTORS
 from clawarena.runner.store import RunConfig, RunStore
-from clawarena.runner.trial import role_of, run_trial, unknown_roles
+from clawarena.runner.trial import role_of, run_trial_async, unknown_roles
 from clawarena.runner.units import WorkUnit, derive_seed
 from clawarena.scoring.evidence import EvidenceBounds
 from clawarena.services import services, world_factory
@@ -123,6 +123,28 @@ def check_executor(name: str | None) -> None:
         raise ValueError(f"--executor: unknown executor {name!r} (known: {', '.join(EXECUTORS.names())})")
 
 
+# Executors whose workers are separate processes: each gets an equal part of an endpoint's limit.
+SPLIT_LIMIT_EXECUTORS = ("process", "ray")
+
+
+def limit_sharers(executor: str, workers: int) -> int:
+    """How many workers share each model endpoint's `max_concurrency` (one loop holds a thread run's trials)."""
+    return workers if executor in SPLIT_LIMIT_EXECUTORS else 1
+
+
+def check_endpoint_shares(config: RunConfig, executor: str, workers: int) -> None:
+    """Refuse worker processes that could not each have a call slot of an endpoint, rather than
+    exceed the endpoint's limit (the limit is split between processes, not locked across them)."""
+    sharers = limit_sharers(executor, workers)
+    for agent, model in model_endpoints(config).items():
+        if model.max_concurrency < sharers:
+            raise ValueError(
+                f"--workers: {workers} {executor} workers would exceed the max_concurrency of {model.max_concurrency} "
+                f"of {agent}'s endpoint (each worker gets an equal part); use --workers {model.max_concurrency} or fewer "
+                f"with --max-concurrency for more trials per worker, or raise max_concurrency in the models file"
+            )
+
+
 @dataclass
 class TrialJob:
     """One trial per work unit, picklable: it travels once to each worker process, which builds its
@@ -143,10 +165,10 @@ class TrialJob:
     def affinity(self, unit: WorkUnit) -> str:
         return unit.scenario_id  # a worker builds each scenario's world template once, then reuses it
 
-    def __call__(self, unit: WorkUnit) -> tuple[TrialRecord, dict[str, Any]]:
+    async def acall(self, unit: WorkUnit) -> tuple[TrialRecord, dict[str, Any]]:
         self.setup()
         worlds, service_list = self._built  # type: ignore[misc]
-        result = run_trial(unit, self.scenarios[unit.scenario_id], worlds, service_list, self.options, evidence=self.evidence)
+        result = await run_trial_async(unit, self.scenarios[unit.scenario_id], worlds, service_list, self.options, evidence=self.evidence)
         return result.record, result.trace
 
 
@@ -160,17 +182,20 @@ def execute_run(
     retry_errors: bool = False,
     evidence_events: int = 200,
     address: str | None = None,
+    max_concurrency: int = 1,
 ) -> list[TrialRecord]:
     """Run every unit not already in trials.jsonl (and errored ones with `retry_errors`); return the run's records.
-    This process is the one writer: each trace, then its record, as the trial comes back."""
+    This process is the one writer: each trace, then its record, as the trial comes back.
+    Each worker holds up to `max_concurrency` trials at once on its event loop."""
     done = store.finished(repair=True, retry_errors=retry_errors)
     todo = [u for u in plan.units if u.id not in done]
     if not todo:
         return _records_of(store, plan)
     needed = {u.scenario_id for u in todo}  # a worker receives only the scenarios it may run
+    options = {**(options or {}), "endpoint_workers": limit_sharers(executor, workers)}
     job = TrialJob({k: v for k, v in plan.scenarios.items() if k in needed}, options, EvidenceBounds(max_events=evidence_events))
     stems = {u.id: u.file_stem for u in todo}
-    for record, trace in EXECUTORS[executor](workers, address=address).map_unordered(job, todo):
+    for record, trace in EXECUTORS[executor](workers, address=address, concurrency=max_concurrency).map_unordered(job, todo):
         record.trace = store.write_trace(stems[record.unit_id], trace)
         store.append(record)
         if on_record is not None:

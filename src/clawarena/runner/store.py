@@ -33,6 +33,7 @@ class RunConfig(Strict):
     trials: int = 1
     seed: int = 0
     workers: int = 1
+    max_concurrency: int = Field(default=1, ge=1)  # trials in flight per worker (model agents await the network)
     executor: str | None = None  # thread, process (or ray); None: chosen by the agents and --workers
     tasks: list[str] = []  # scenario id globs; empty = all
     conditions: list[str] = ["skills-off__meta-off"]  # scaffolding conditions, e.g. skills-on__meta-off

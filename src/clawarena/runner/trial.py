@@ -12,7 +12,8 @@ from clawarena.agents.registry import make_agent
 from clawarena.agents.scaffolding import META_PROMPT, Condition
 from clawarena.gateway import Gateway, GatewayOptions
 from clawarena.records import Timings, TrialRecord
-from clawarena.runner.episode import EpisodeResult, run_episode
+from clawarena.runner.episode import EpisodeResult, run_episode_async
+from clawarena.runner.loops import run_sync
 from clawarena.runner.units import WorkUnit
 from clawarena.scoring.checks import CheckContext
 from clawarena.scoring.evidence import EvidenceBounds, evidence_packet
@@ -167,6 +168,20 @@ def run_trial(
     isolated: bool = False,
     evidence: EvidenceBounds = EvidenceBounds(),
 ) -> TrialRun:
+    """`run_trial_async` from synchronous code (the self-check, scripts, thread and process workers)."""
+    return run_sync(run_trial_async(unit, scenario, worlds, services, agent_options, isolated=isolated, evidence=evidence))
+
+
+async def run_trial_async(
+    unit: WorkUnit,
+    scenario: Scenario,
+    worlds: WorldFactory,
+    services: list[Service],
+    agent_options: dict[str, Any] | None = None,
+    *,
+    isolated: bool = False,
+    evidence: EvidenceBounds = EvidenceBounds(),
+) -> TrialRun:
     """One unit end to end. `isolated` is the self-check's isolation control: peer messages are cut.
     `evidence` bounds the evidence packet kept with the trace."""
     t0 = time.perf_counter()
@@ -183,7 +198,7 @@ def run_trial(
             for a in scenario.task.agents
         }
         t1 = time.perf_counter()
-        episode = run_episode(gateway, agents, scenario.task.turn_cap, scenario.task.schedule)
+        episode = await run_episode_async(gateway, agents, scenario.task.turn_cap, scenario.task.schedule)
         timings.episode_ms = _ms(t1)
         run = score_world(unit, scenario, world, episode, malformed_calls=sum(gateway.malformed_calls.values()), timings=timings, evidence=evidence)
         run.record.agents = specs

@@ -13,7 +13,7 @@ from clawarena.runner.executors.process import ProcessExecutor
 from clawarena.runner.executors.ray import RayExecutor
 from clawarena.runner.executors.thread import ThreadExecutor
 
-ExecutorFactory = Callable[..., Executor]  # (workers, address=None) -> Executor
+ExecutorFactory = Callable[..., Executor]  # (workers, address=None, concurrency=1) -> Executor
 
 EXECUTORS: Registry[ExecutorFactory] = Registry("executor")
 EXECUTORS.register("thread", ThreadExecutor)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, wait
 from typing import Any, Protocol, TypeVar
@@ -15,15 +16,32 @@ class ExecutorError(Exception):
 
 
 class Job(Protocol[T, R]):
-    """Picklable work: `setup()` once per worker (build services and worlds), then one call per item.
-    Items of the same `affinity` share what a worker caches (a scenario's world template): executors
-    without shared memory send them to one worker."""
+    """Picklable work: `setup()` once per worker (build services and worlds), then one call per item,
+    awaited on the worker's event loop (`acall`), so a worker holds up to `--max-concurrency` items
+    that wait on the network. Items of the same `affinity` share what a worker caches (a scenario's
+    world template): executors without shared memory send them to one worker."""
 
     def setup(self) -> None: ...
 
-    def __call__(self, item: T) -> R: ...
+    async def acall(self, item: T) -> R: ...
 
     def affinity(self, item: T) -> Hashable: ...
+
+
+async def run_limited(job: Job[T, R], items: list[T], gate: asyncio.Semaphore) -> list[R]:
+    """A batch's items, concurrently on the running loop, at most `gate`'s size at a time."""
+
+    async def one(item: T) -> R:
+        async with gate:
+            return await job.acall(item)
+
+    return list(await asyncio.gather(*(one(item) for item in items)))
+
+
+def batch_size(concurrency: int, floor: int = 8) -> int:
+    """Batches of a worker pool: at least `floor` items (fewer round trips), and enough to keep
+    `concurrency` trials in flight in the worker."""
+    return max(floor, concurrency)
 
 
 def batches(job: Job[T, R], items: Iterable[T], size: int) -> list[list[T]]:

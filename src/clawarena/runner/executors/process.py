@@ -12,6 +12,7 @@ worker holds a copy of its liveness pipe), and the kernel kills a worker whose f
 
 from __future__ import annotations
 
+import asyncio
 import ctypes
 import multiprocessing
 import os
@@ -25,13 +26,16 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from clawarena.runner.executors.base import ExecutorError, Job, batches, bounded_unordered, no_address
+from clawarena.runner.executors.base import ExecutorError, Job, batch_size, batches, bounded_unordered, no_address, run_limited
+from clawarena.runner.loops import Lane
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 PR_SET_PDEATHSIG = 1  # linux/prctl.h
 _job: Any = None  # the worker's job, set once by its initializer
+_lane: Lane | None = None  # the worker's event loop
+_gate: asyncio.Semaphore | None = None  # --max-concurrency: trials in flight in this worker
 
 
 def _watch(caller: int) -> None:
@@ -62,30 +66,34 @@ def _die_with(caller: int) -> None:
     threading.Thread(target=_watch, args=(caller,), name="clawarena-watch-caller", daemon=True).start()
 
 
-def _init_worker(job: Any, caller: int) -> None:
-    global _job
+def _init_worker(job: Any, caller: int, concurrency: int) -> None:
+    global _job, _lane, _gate
     _die_with(caller)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     job.setup()
     _job = job
+    _lane = Lane(blocking=concurrency)
+    _gate = asyncio.Semaphore(concurrency)
 
 
 def _call_batch(items: list[Any]) -> list[Any]:
-    return [_job(item) for item in items]
+    assert _lane is not None and _gate is not None
+    return _lane.submit(run_limited(_job, items, _gate)).result()
 
 
 class ProcessExecutor:
     # Items travel in batches of one affinity, so each worker builds a scenario's world once
-    # (items spread over workers would each build it: a first build costs more than a trial).
+    # (items spread over workers would each build it: a first build costs more than a trial),
+    # and a batch holds at least --max-concurrency items, run concurrently on the worker's loop.
     # Two batches in flight per worker, so a worker never idles waiting for the next one; a kill
     # loses at most those.
-    batch_size = 8
     in_flight_per_worker = 2
     preload = ["clawarena.runner.run"]  # the trial job and every service it builds worlds from
 
-    def __init__(self, workers: int = 1, address: str | None = None):
+    def __init__(self, workers: int = 1, address: str | None = None, concurrency: int = 1):
         no_address("process", address)
         self.workers = max(1, workers)
+        self.concurrency = max(1, concurrency)
 
     def map_unordered(self, job: Job[T, R], items: Iterable[T]) -> Iterator[R]:
         context = multiprocessing.get_context("forkserver")
@@ -94,10 +102,10 @@ class ProcessExecutor:
             max_workers=self.workers,
             mp_context=context,
             initializer=_init_worker,
-            initargs=(job, os.getpid()),
+            initargs=(job, os.getpid(), self.concurrency),
         )
         try:
-            work = batches(job, items, self.batch_size)
+            work = batches(job, items, batch_size(self.concurrency))
             for results in bounded_unordered(lambda batch: pool.submit(_call_batch, batch), work, self.workers * self.in_flight_per_worker):
                 yield from results
         except BrokenProcessPool as exc:

@@ -8,13 +8,14 @@ it is imported only when this executor runs (`pip install 'clawarena[ray]'`).
 
 from __future__ import annotations
 
+import asyncio
 import importlib.util
 import os
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, TypeVar
 
-from clawarena.runner.executors.base import ExecutorError, Job, batches
+from clawarena.runner.executors.base import ExecutorError, Job, batch_size, batches, run_limited
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -67,25 +68,27 @@ def connect(ray: Any, address: str | None, workers: int) -> bool:
 
 
 class _Worker:
-    """One per worker: the job is set up once, then runs batches."""
+    """One per worker: the job is set up once, then runs batches. An async actor: Ray runs its
+    calls on one event loop, so the batches in flight share --max-concurrency trials."""
 
-    def __init__(self, job: Any):
+    def __init__(self, job: Any, concurrency: int):
         job.setup()
         self.job = job
+        self.gate = asyncio.Semaphore(concurrency)
 
-    def run(self, items: list[Any]) -> list[Any]:
-        return [self.job(item) for item in items]
+    async def run(self, items: list[Any]) -> list[Any]:
+        return await run_limited(self.job, items, self.gate)
 
 
 class RayExecutor:
-    batch_size = 8
     in_flight_per_worker = 2  # a worker never idles waiting for its next batch; a kill loses at most these
 
-    def __init__(self, workers: int = 1, address: str | None = None):
+    def __init__(self, workers: int = 1, address: str | None = None, concurrency: int = 1):
         check_address(address)
         check_installed()  # fail before a run folder exists, naming the extra to install
         self.workers = max(1, workers)
         self.address = address
+        self.concurrency = max(1, concurrency)
 
     def map_unordered(self, job: Job[T, R], items: Iterable[T]) -> Iterator[R]:
         use_token_auth(self.address)
@@ -95,9 +98,9 @@ class RayExecutor:
         actors: list[Any] = []
         try:
             job_ref = ray.put(job)  # shipped once, whatever the number of actors
-            actor_class = ray.remote(num_cpus=1, max_restarts=0)(_Worker)
-            actors = [actor_class.remote(job_ref) for _ in range(self.workers)]
-            yield from self._dispatch(ray, actors, batches(job, items, self.batch_size))
+            actor_class = ray.remote(num_cpus=1, max_restarts=0, max_concurrency=self.in_flight_per_worker)(_Worker)
+            actors = [actor_class.remote(job_ref, self.concurrency) for _ in range(self.workers)]
+            yield from self._dispatch(ray, actors, batches(job, items, batch_size(self.concurrency)))
         finally:
             for actor in actors:
                 ray.kill(actor)  # an interrupt loses only the batches in flight (--resume runs them)
