@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -128,6 +129,7 @@ def test_the_default_executor_is_processes_for_several_workers_of_scripted_agent
     scripted = RunConfig(suite="email", agents=["oracle", "noop", "naive"])
     assert default_executor(scripted, 2) == "process"
     assert default_executor(scripted, 1) == "thread"
+    assert default_executor(scripted, 2, trials=47) == "thread" and default_executor(scripted, 2, trials=48) == "process"  # a pool's start-up pays off
     assert default_executor(RunConfig(suite="email", agents=["oracle", "openai:gpt-4o"]), 4) == "thread"
     assert default_executor(RunConfig(suite="network", agents=["oracle"], roles={"co-owner": "openai:m"}), 4) == "thread"
 
@@ -222,3 +224,16 @@ def test_a_sigkilled_process_pool_run_leaves_no_worker_and_resumes_losing_and_du
     assert set(records) == wanted
     for record in records.values():
         assert (tmp_path / "killed" / record["trace"]).is_file() and record["outcome"] in ("pass", "fail")
+
+
+def test_a_new_run_defaults_to_one_worker_per_core_and_resume_keeps_or_changes_it(tmp_path):
+    from clawarena.runner.run import default_workers
+
+    runner = CliRunner()
+    first = runner.invoke(app, ["run", "--suite", "email", "--task", "email-triage-summary/*", "--agent", "oracle", "--runs-dir", str(tmp_path), "--run-id", "r", "--format", "json"])
+    assert first.exit_code == 0, first.output
+    meta = json.loads((tmp_path / "r" / "run.json").read_text())
+    assert meta["config"]["workers"] == default_workers() >= 1 and meta["config"]["max_concurrency"] == 1
+    again = runner.invoke(app, ["run", "--resume", str(tmp_path / "r"), "--workers", "3", "--max-concurrency", "2", "--format", "json"])
+    assert again.exit_code == 0, again.output
+    assert re.search(r"(\d+) trial\(s\), \1 already finished", again.output), again.output  # nothing was left to run

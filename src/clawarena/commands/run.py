@@ -163,7 +163,7 @@ def run(
     evidence_events: int = typer.Option(200, "--evidence-events", min=1, metavar="N", help="the evidence packet of each trace keeps at most N ledger events (anchors first)"),
     policy_mode: PolicyModeChoice = typer.Option("monitor", "--policy-mode", help="monitor: record each policy decision and let the action happen (harm is measured); enforce: refuse what the policies deny"),
     trials: int = typer.Option(1, "--trials", min=1, metavar="N", help="trials per scenario, agent and condition"),
-    workers: int = typer.Option(1, "--workers", min=1, metavar="N", help="workers running trials concurrently: threads' lanes, processes or Ray actors (may differ on --resume)"),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, metavar="N", help="workers running trials concurrently: processes or Ray actors (with --executor thread, trials in flight per --max-concurrency) (may differ on --resume) [default: the number of cores]"),
     max_concurrency: int = typer.Option(1, "--max-concurrency", min=1, metavar="N", help="trials in flight per worker, on its event loop: model agents await the network meanwhile; each model endpoint's max_concurrency still bounds its calls across all workers (may differ on --resume)"),
     executor: Optional[str] = typer.Option(None, "--executor", metavar="NAME", help="how trials run concurrently: thread, process or ray (may differ on --resume) [default: process with --workers > 1 and only scripted agents, else thread]"),
     address: Optional[str] = typer.Option(None, "--address", metavar="ADDR", help="with --executor ray: the Ray cluster to run on, auto (a head started on this machine by `ray start`) or ray://HOST:PORT (may differ on --resume) [default: a new local Ray instance]"),
@@ -186,7 +186,7 @@ def run(
     Exits 1 when every trial ended in error (an unreachable model, say), 130 when interrupted.
     """
     from clawarena.llm.config import ModelConfigError
-    from clawarena.runner.run import agent_options, check_endpoint_shares, check_executor, default_executor, execute_run, plan_run, preflight
+    from clawarena.runner.run import agent_options, check_endpoint_shares, check_executor, default_executor, default_workers, execute_run, plan_run, preflight
     from clawarena.runner.executors import EXECUTORS, ExecutorError
     from clawarena.runner.store import RunConfig, RunStore, RunStoreError
     from clawarena.spec.loader import SpecError
@@ -205,7 +205,7 @@ def run(
             conflicts = resume_conflicts(ctx, config, resume, typed)
             if conflicts:
                 fail("; ".join(conflicts) + " (--resume keeps the stored options; start a new run to change them)")
-            if workers != 1:
+            if workers is not None:
                 config = config.model_copy(update={"workers": workers})
             if max_concurrency != 1:
                 config = config.model_copy(update={"max_concurrency": max_concurrency})
@@ -214,15 +214,15 @@ def run(
         else:
             agents, roles = agents_and_roles(agent)
             config = RunConfig(
-                suite=suite, agents=agents, roles=roles, policy_mode=policy_mode, evidence_events=evidence_events, trials=trials, seed=seed, workers=workers,
+                suite=suite, agents=agents, roles=roles, policy_mode=policy_mode, evidence_events=evidence_events, trials=trials, seed=seed, workers=workers or default_workers(),
                 max_concurrency=max_concurrency, executor=executor, tasks=split(task), base_url=base_url, models_file=str(models) if models else None,
                 conditions=conditions_of(skills, meta, conditions),
             )  # fmt: skip
         check_executor(config.executor)
-        chosen = config.executor or default_executor(config, config.workers)
+        plan = plan_run(config)
+        chosen = config.executor or default_executor(config, config.workers, len(plan.units))
         EXECUTORS[chosen](config.workers, address=address)  # a bad --address, or no ray, before a run folder exists
         check_endpoint_shares(config, chosen, config.workers)
-        plan = plan_run(config)
         options = agent_options(config)
         preflight(config)
     except (SpecError, RunStoreError, KeyError, ModelConfigError, ValueError) as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import fnmatch
+import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -111,11 +112,25 @@ def agent_options(config: RunConfig) -> dict[str, Any]:
     return options
 
 
-def default_executor(config: RunConfig, workers: int) -> str:
+# Below this many trials a process pool's start-up (a forkserver importing clawarena) costs more than it saves.
+POOL_MIN_TRIALS = 48
+
+
+def default_workers() -> int:
+    """The cores this process may run on (a container's or taskset's limit, not the machine's)."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def default_executor(config: RunConfig, workers: int, trials: int | None = None) -> str:
     """`process` for several workers when every agent is scripted (CPU-bound, the GIL would serialise
-    threads); else `thread`: model agents wait on the network, and one process holds many waits."""
+    threads) and the run has `POOL_MIN_TRIALS` trials or more; else `thread`: model agents wait on
+    the network, and one process's event loop holds many waits."""
     scripted = all(split_agent_name(a)[0] in SCRIPTED_AGENT_KINDS for a in _all_agents(config))
-    return "process" if workers > 1 and scripted else "thread"
+    big_enough = trials is None or trials >= POOL_MIN_TRIALS
+    return "process" if workers > 1 and scripted and big_enough else "thread"
 
 
 def check_executor(name: str | None) -> None:
