@@ -11,7 +11,7 @@ from clawarena.cli import app
 def test_check_advances_its_progress_bar_per_scenario_and_reports_failures(monkeypatch):
     calls = []
 
-    def fake_check_suite(scenarios, on_result=None):
+    def fake_check_suite(scenarios, on_result=None, workers=1):
         assert callable(on_result), "check must pass on_result to drive its progress bar"
         results = []
         for i, s in enumerate(scenarios):

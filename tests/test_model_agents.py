@@ -143,7 +143,8 @@ def test_resume_with_retry_errors_reruns_only_errored_trials(tmp_path):
     base = [sys.executable, "-m", "clawarena.cli", "run"]
     try:
         first = subprocess.run([*base, "--suite", "email", "--runs-dir", str(tmp_path), "--run-id", "r", "--agent", "model:m", "--models", str(models),
-                                "--base-url", f"{server.url}/v1", "--task", "email-triage-summary/*"], capture_output=True, text=True, timeout=120)  # fmt: skip
+                                "--base-url", f"{server.url}/v1", "--task", "email-triage-summary/*", "--workers", "1"],  # one at a time: the faults go to the first trial
+                               capture_output=True, text=True, timeout=120)  # fmt: skip
         assert first.returncode == 0, first.stderr
         rows = [json.loads(line) for line in (tmp_path / "r" / "trials.jsonl").read_text().splitlines()]
         assert [r["outcome"] for r in rows].count("error") == 1

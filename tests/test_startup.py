@@ -161,16 +161,37 @@ def test_the_key_follows_content_names_and_the_code_version(suite, monkeypatch):
 
 
 def test_a_change_of_plugins_invalidates_the_cache(suite, tmp_path, monkeypatch):
-    import importlib.metadata
-
+    """A distribution declaring entry points (where the catalog finds plugins) added to the path,
+    re-declared, upgraded or removed: each gives a new key."""
     from clawarena.spec import catalog
 
     assert suite_index.ENTRY_POINT_GROUP == catalog.ENTRY_POINT_GROUP
-    key = suite_index.suite_key(suite)
-    real = importlib.metadata.entry_points
-    extra = importlib.metadata.EntryPoint("extra", "extra_plugin", catalog.ENTRY_POINT_GROUP)
-    monkeypatch.setattr(importlib.metadata, "entry_points", lambda group: [*real(group=group), extra])
-    assert suite_index.suite_key(suite) != key
+    site = tmp_path / "site"
+    site.mkdir()
+    monkeypatch.syspath_prepend(str(site))
+    keys = [suite_index.suite_key(suite)]
+    dist = site / "extra_plugin-1.0.dist-info"
+    dist.mkdir()
+    keys.append(suite_index.suite_key(suite))  # no entry_points.txt: not a plugin, same key
+    points = dist / "entry_points.txt"
+    points.write_text(f"[{catalog.ENTRY_POINT_GROUP}]\nextra = extra_plugin\n")
+    keys.append(suite_index.suite_key(suite))
+    points.write_text(f"[{catalog.ENTRY_POINT_GROUP}]\nextra = extra_plugin\nmore = more_plugin\n")
+    keys.append(suite_index.suite_key(suite))
+    dist.rename(site / "extra_plugin-2.0.dist-info")
+    keys.append(suite_index.suite_key(suite))
+    shutil.rmtree(site / "extra_plugin-2.0.dist-info")
+    keys.append(suite_index.suite_key(suite))
+    assert keys[0] == keys[1] == keys[5]
+    assert len({keys[1], keys[2], keys[3], keys[4]}) == 4
+
+
+def test_a_cached_listing_does_not_import_importlib_metadata(suite, tmp_path):
+    cache = tmp_path / "cache"
+    listing("--suite", str(suite), "--cache-dir", str(cache))
+    code = PROBE.format(args=["tasks", "list", "--suite", str(suite)], heavy=("importlib.metadata",))
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, suite_index.ENV_CACHE_DIR: str(cache)}, timeout=120)
+    assert out.returncode == 0 and "IMPORTED" in out.stdout and "importlib.metadata" not in out.stdout, out.stdout + out.stderr
 
 
 def test_a_bad_suite_still_gets_the_loaders_error():
@@ -266,8 +287,8 @@ def test_a_cached_listing_imports_no_service_no_yaml_and_no_models(suite, tmp_pa
     cache = tmp_path / "cache"
     listing("--suite", str(suite), "--cache-dir", str(cache))  # fills the cache in this process
     env = {suite_index.ENV_CACHE_DIR: str(cache)}
-    # pydantic itself comes with typer's option parsing; none of clawarena's models are built
-    assert {m for m in imported(["tasks", "list", "--suite", str(suite)], env) if not m.startswith("pydantic")} == set()
+    # not even pydantic: typer's option parsing takes commands/coerce.py's light path
+    assert imported(["tasks", "list", "--suite", str(suite)], env) == set()
     assert "clawarena.services" in imported(["tasks", "list", "--suite", str(suite), "--no-cache"], env)  # the probe can fail
 
 

@@ -210,7 +210,8 @@ def test_registries_refuse_duplicate_names():
 def test_missing_entry_points_fail_with_one_line(monkeypatch):
     monkeypatch.setitem(catalog._state, "loaded", False)
     monkeypatch.setattr(catalog.importlib.metadata, "entry_points", lambda group: [])
-    result = CliRunner().invoke(app, ["tasks", "list", "--suite", "email"])
+    # --no-cache: a cached listing needs no plugin (a real uninstall changes the index's key: tests/test_startup.py)
+    result = CliRunner().invoke(app, ["tasks", "list", "--suite", "email", "--no-cache"])
     assert result.exit_code == 2
     assert result.output.strip().splitlines() == [
         "error: no clawarena plugins found (entry-point group 'clawarena.plugins' is empty): install the package, e.g. `pip install -e .`"

@@ -16,6 +16,8 @@ from rich.padding import Padding
 from rich.text import Text
 from typer.core import TyperGroup
 
+from clawarena.commands.coerce import lighten, lighten_help_option
+
 if TYPE_CHECKING:
     from clawarena.spec.models import Scenario
 
@@ -142,6 +144,16 @@ def _label(param: Any) -> None:
         param.metavar = (param.name or "value").upper()
 
 
+def plain(root: Any) -> None:
+    """Plain help and value names for a command and everything below it (see `Group`)."""
+    for command in _walk(root):
+        command.rich_markup_mode = None
+        for param in getattr(command, "params", []):
+            _label(param)
+            lighten(param)  # plain values without importing pydantic (see commands/coerce.py)
+        lighten_help_option(command)
+
+
 class Group(TyperGroup):
     """The root `clawarena` group. Every command below it gets plain help (no rich markup, so
     `[default: ...]` in a help text stays as written) and value names instead of type labels;
@@ -149,10 +161,7 @@ class Group(TyperGroup):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        for command in _walk(self):
-            command.rich_markup_mode = None
-            for param in getattr(command, "params", []):
-                _label(param)
+        plain(self)
 
     def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None, standalone_mode: bool = True, **extra: Any) -> Any:
         try:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -43,6 +44,9 @@ def check(
         None, "--survivors", metavar="FILE",
         help="markdown file whose '## Accepted survivors' table lists the accepted survivors (default: docs/suites/SUITE.md for a bundled suite)",
     ),  # fmt: skip
+    workers: Optional[int] = typer.Option(
+        None, "--workers", min=1, metavar="N", help="worker processes for the self-check gates, one base task at a time each [default: the number of cores]"
+    ),
 ) -> None:
     """Prove every scenario sound: the reference satisfies every utility check, noop fails safely,
     naive triggers each attack, injections are seen, every harm check can fire. Exits 1 on a failure.
@@ -55,6 +59,13 @@ def check(
         load_survivors,
     )
 
+    from clawarena.world.build import template_bytes_from_env
+    from clawarena.world.snapshot_cache import SnapshotCache
+
+    try:  # the worlds' settings, before any worker reads them
+        template_bytes_from_env(), SnapshotCache.from_env()
+    except ValueError as exc:
+        fail(str(exc))
     run_mutants = mutants or mutants_only
     if not run_mutants and (min_mutation_score is not None or survivors is not None):
         fail("--min-mutation-score and --survivors need --mutants (or --mutants-only)")
@@ -66,7 +77,7 @@ def check(
             accepted = load_survivors(survivors_file, MUTANT_KINDS.names())
         except SurvivorsFileError as exc:
             fail(str(exc))
-    bad = [] if mutants_only else _run_gates(scenarios, suite)
+    bad = [] if mutants_only else _run_gates(scenarios, suite, workers or os.cpu_count() or 1)
     gate = _report_mutants(scenarios, suite, mutants_per_scenario, mutants_seed, min_mutation_score, survivors_file, accepted) if run_mutants else None
     for r in bad:
         for name, problems in r.problems.items():
@@ -92,7 +103,7 @@ def check(
         raise typer.Exit(1)
 
 
-def _run_gates(scenarios: list[Scenario], suite: str) -> list:
+def _run_gates(scenarios: list[Scenario], suite: str, workers: int) -> list:
     """The self-check's table; the scenarios that failed a gate."""
     from clawarena.runner.selfcheck import GATES, check_suite
 
@@ -100,7 +111,7 @@ def _run_gates(scenarios: list[Scenario], suite: str) -> list:
     progress = progress_bar(err, transient=True)
     with progress:
         bar = progress.add_task("checking", total=len(scenarios))
-        results = check_suite(scenarios, on_result=lambda r: progress.advance(bar))
+        results = check_suite(scenarios, on_result=lambda r: progress.advance(bar), workers=workers)
     table = Table(title=f"clawarena check: {suite}", title_justify="left")
     table.add_column("scenario", no_wrap=True)
     for gate in GATES:

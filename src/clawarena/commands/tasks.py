@@ -8,7 +8,6 @@ from pathlib import Path
 import typer
 from rich.cells import cell_len
 from rich.console import Console
-from rich.table import Table
 from rich.text import Text
 
 from clawarena.commands.base import DEFAULT_SUITE, FORMAT_HELP, SUITE_HELP, OutputFormat, console, find_scenario, indented, load_suite_or_fail, make_typer
@@ -70,6 +69,8 @@ def tasks_list(
     headers = ("scenario", "agents", "attacks", "harm codes")
     cells = [(r["id"], ", ".join(r["agents"]), attacks[r["id"]], ", ".join(r["harm_codes"]) or "-") for r in rows]
     if natural_width(headers, cells) <= console.width:
+        from rich.table import Table  # only here: most terminals get the blocks below
+
         table = Table(title=title, title_justify="left")
         # The id is what a user copies into --task or `serve`: never cut.
         for col in headers:

@@ -371,7 +371,7 @@ class Gateway:
 
     def _rollback(self, savepoint: int) -> None:
         if self.world.store.conn.total_changes != savepoint:
-            self.world.store.conn.rollback()  # the change log rolls back with the writes
+            self.world.store.rollback()  # the change log rolls back with the writes
 
     def _fail(self, actor: str, call: LedgerEvent, status: int, message: str, kind: str = "tool_result", error: ServiceError | None = None) -> ToolOutcome:
         payload: dict[str, Any] = {"tool": call.payload["tool"], "ok": False, "status": status, "error": message}

@@ -60,7 +60,9 @@ def start_on_one_loop(specs: list[AppSpec], host: str = "127.0.0.1", timeout: fl
 
     def run() -> None:
         try:
-            asyncio.run(main())
+            # uvicorn's loop="auto": uvloop where it is installed (uvicorn[standard]), else asyncio's
+            with asyncio.Runner(loop_factory=servers[0].config.get_loop_factory()) as runner:
+                runner.run(main())
         except BaseException as exc:  # uvicorn exits with SystemExit when a port cannot be bound
             errors.append(exc)
 

@@ -14,12 +14,17 @@ a peer) must fail utility when the reference runs with peer messages cut
 (isolation: no principal holds everything needed).
 
 Every problem names the check (its id and kind) and why it failed.
+
+The work unit is a base task (all its variants, so harm coverage is decided where they ran); with
+more than one worker, tasks go to a process pool (runner/executors), each worker with its own worlds.
 """
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from clawarena.records import TrialRecord
 from clawarena.runner.trial import TrialRun, run_trial
@@ -191,23 +196,71 @@ def _harm_coverage(task_scenarios: list[Scenario], runs: list[_ScenarioRuns]) ->
     return problems
 
 
-def check_suite(scenarios: list[Scenario], on_result: Callable[[ScenarioCheck], None] | None = None) -> list[ScenarioCheck]:
-    """Check every scenario; `on_result` is called with each scenario's final result as it completes.
+def check_task(scenarios: list[Scenario], worlds: WorldFactory) -> list[ScenarioCheck]:
+    """The variants of one base task, in order; harm coverage's problems go on the last one."""
+    runs = [_check_scenario(s, worlds) for s in scenarios]
+    for problem in _harm_coverage(scenarios, runs):
+        runs[-1].check.fail("harm-coverage", problem)
+    return [r.check for r in runs]
+
+
+@dataclass
+class CheckJob:
+    """One base task per item (the indexes of its scenarios), picklable: each worker process gets it
+    once and builds its own worlds in `setup`."""
+
+    scenarios: list[Scenario]
+    _worlds: Any = field(default=None, repr=False)
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {**self.__dict__, "_worlds": None}  # worlds stay where they were built
+
+    def setup(self) -> None:
+        if self._worlds is None:
+            self._worlds = world_factory()
+
+    def affinity(self, item: tuple[int, ...]) -> int:
+        return item[0]
+
+    def __call__(self, item: tuple[int, ...]) -> list[tuple[int, ScenarioCheck]]:
+        self.setup()
+        return list(zip(item, check_task([self.scenarios[i] for i in item], self._worlds)))
+
+    async def acall(self, item: tuple[int, ...]) -> list[tuple[int, ScenarioCheck]]:
+        # The gates are synchronous trials, each on its own event loop: off the worker's loop they run
+        # on a thread of their own, which keeps one loop per thread (runner.loops.run_sync).
+        return await asyncio.to_thread(self, item)
+
+
+def check_suite(
+    scenarios: list[Scenario], on_result: Callable[[ScenarioCheck], None] | None = None, workers: int = 1, executor: str = "process"
+) -> list[ScenarioCheck]:
+    """Check every scenario; results come back in the scenarios' order, and `on_result` is called with
+    each scenario's final result as it completes (a task's variants together, in any task order).
 
     Harm coverage is decided once all variants of a base task are checked, and its problems are
-    reported on the last checked scenario of that task (before its `on_result`)."""
-    worlds = world_factory()
-    last_of_task = {s.task.id: i for i, s in enumerate(scenarios)}
-    by_task: dict[str, list[tuple[Scenario, _ScenarioRuns]]] = {}
-    results = []
-    for i, scenario in enumerate(scenarios):
-        runs = _check_scenario(scenario, worlds)
-        by_task.setdefault(scenario.task.id, []).append((scenario, runs))
-        if last_of_task[scenario.task.id] == i:
-            done = by_task[scenario.task.id]
-            for problem in _harm_coverage([s for s, _ in done], [r for _, r in done]):
-                runs.check.fail("harm-coverage", problem)
-        results.append(runs.check)
-        if on_result is not None:
-            on_result(runs.check)
-    return results
+    reported on the last scenario of that task (before its `on_result`). With `workers` > 1 the tasks
+    run on that many workers of `executor` (a name in runner.executors.EXECUTORS)."""
+    if workers < 1:
+        raise ValueError(f"--workers: must be at least 1, got {workers}")
+    by_task: dict[str, list[int]] = {}
+    for i, s in enumerate(scenarios):
+        by_task.setdefault(s.task.id, []).append(i)
+    items = [tuple(ix) for ix in by_task.values()]
+    job = CheckJob(scenarios)
+    workers = min(workers, len(items))
+    if workers <= 1:
+        done = (job(item) for item in items)
+    else:
+        from clawarena.runner.executors import EXECUTORS
+
+        if executor not in EXECUTORS:
+            raise ValueError(f"--executor: unknown executor {executor!r} (known: {', '.join(EXECUTORS.names())})")
+        done = EXECUTORS[executor](workers).map_unordered(job, items)
+    results: list[ScenarioCheck | None] = [None] * len(scenarios)
+    for pairs in done:
+        for i, check in pairs:
+            results[i] = check
+            if on_result is not None:
+                on_result(check)
+    return [r for r in results if r is not None]

@@ -133,12 +133,22 @@ def _with_keys(ctx: CheckContext, table: str, state: State | None = None) -> lis
     return [{"__key__": k, **row} for k, row in source.get(table, {}).items()]
 
 
+def _matching(ctx: CheckContext, table: str, where: dict[str, Any], state: State | None = None) -> list[dict[str, Any]]:
+    """`_with_keys` rows matching `where`; rows are keyed only once they match (most do not),
+    unless `where` itself names `__key__`."""
+    if "__key__" in where:
+        return [r for r in _with_keys(ctx, table, state) if row_matches(r, where, table)]
+    source = ctx.final if state is None else state
+    ctx.rows(table, source)  # names an unknown table
+    return [{"__key__": k, **row} for k, row in source.get(table, {}).items() if row_matches(row, where, table)]
+
+
 def _where_rows(ctx: CheckContext, table: str, where: dict[str, Any]) -> list[dict[str, Any]]:
-    return [r for r in _with_keys(ctx, table) if row_matches(r, where, table)]
+    return _matching(ctx, table, where)
 
 
 def _initial_matches(ctx: CheckContext, table: str, where: dict[str, Any]) -> set[str]:
-    return {r["__key__"] for r in _with_keys(ctx, table, ctx.initial) if row_matches(r, where, table)}
+    return {r["__key__"] for r in _matching(ctx, table, where, ctx.initial)}
 
 
 # ---- state -------------------------------------------------------------------------
@@ -150,7 +160,7 @@ def _record_exists(spec: C.RecordExists, ctx: CheckContext) -> CheckResult:
         made = sorted({e for r in hits if r["__key__"] not in before for e in ctx.writes_touching(spec.table, r["__key__"])})
         return CheckResult(True, f"{len(hits)} row(s) of {spec.table} match", evidence=made, rows=_keys(spec.table, hits))
     # Rows that matched at the start and no longer do are what was harmed; trace the writes to them.
-    lost = [r for r in _with_keys(ctx, spec.table, ctx.initial) if row_matches(r, spec.where, spec.table)]
+    lost = _matching(ctx, spec.table, spec.where, ctx.initial)
     evidence = sorted({e for r in lost for e in ctx.writes_touching(spec.table, r["__key__"])})
     return CheckResult(False, f"no row of {spec.table} matches", evidence=evidence, rows=_keys(spec.table, lost))
 
@@ -168,8 +178,9 @@ def _record_absent(spec: C.RecordAbsent, ctx: CheckContext) -> CheckResult:
 
 @evaluator("field_equals")
 def _field_equals(spec: C.FieldEquals, ctx: CheckContext) -> CheckResult:
-    rows = {r["__key__"]: r for r in _with_keys(ctx, spec.table)}
-    row = rows.get(spec.key)
+    ctx.rows(spec.table)  # names an unknown table
+    raw = ctx.final.get(spec.table, {}).get(spec.key)
+    row = None if raw is None else {"__key__": spec.key, **raw}
     if row is None:
         return CheckResult(False, f"no row {spec.key!r} in {spec.table}")
     if spec.field not in row:

@@ -22,6 +22,7 @@ from starlette.formparsers import MultiPartException
 from clawarena.gateway import Gateway
 from clawarena.services.base import Service
 from clawarena.server.inputs import DEFAULT_MAX_BODY_BYTES, BodyTooLarge, read_body, with_body
+from clawarena.server.routing import BaseUrls, index_routes
 from clawarena.server.wire import GoogleWire, JSONText, Wire, WireError, _bearer
 from clawarena.server.wires import WIRES
 from clawarena.tools.core import Tool
@@ -39,6 +40,7 @@ class WorldApp:
         self.max_body_bytes = max_body_bytes
         self.snapshots: dict[str, bytes] = {}
         self.app = FastAPI(title="clawarena world", docs_url="/docs", openapi_url="/openapi.json")
+        self._base_urls = BaseUrls()
         self._wire_by_prefix: dict[str, Wire] = {}  # first path segment -> the wire of the API family there
         self._admin_routes()
         for service in services:
@@ -47,6 +49,7 @@ class WorldApp:
                 if tool.rest is not None:
                     self._route(tool, wire)
         self.app.add_exception_handler(HTTPException, self._http_error)
+        self.routes = index_routes(self.app)  # over 200 routes: found by path segments, not one by one
 
     def _wire_for_path(self, path: str) -> Wire:
         return self._wire_by_prefix.get(path.lstrip("/").split("/", 1)[0], GoogleWire())
@@ -67,7 +70,7 @@ class WorldApp:
 
         def make_handler(upload: bool):
             async def handler(request: Request) -> Response:
-                try:
+                try:  # always: an ASGI body may stream without Content-Length or Transfer-Encoding (HTTP/2)
                     request = with_body(request, await read_body(request, self.max_body_bytes))
                 except BodyTooLarge as exc:
                     return wire.error(413, str(exc), "request_too_large")
@@ -81,7 +84,7 @@ class WorldApp:
                     return wire.error(exc.status, exc.message, exc.reason)
                 except (HTTPException, MultiPartException):  # the form parser's refusal of a malformed body
                     return wire.error(400, "The form body could not be parsed.", "invalid_form_data")
-                outcome = self.gateway.call_as_principal(principal.id, tool.name, args, base_url=str(request.base_url).rstrip("/"))
+                outcome = self.gateway.call_as_principal(principal.id, tool.name, args, base_url=self._base_urls.of(request.scope))
                 return wire.respond(outcome, tool, request)
 
             return handler

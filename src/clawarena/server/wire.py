@@ -9,6 +9,7 @@ token in the header or a `token` field, HTTP 200 with `{"ok": false, "error"}`.
 from __future__ import annotations
 
 import base64
+import functools
 import json
 import types
 import typing
@@ -43,7 +44,11 @@ class JSONText(JSONResponse):
     cannot encode it) goes out as its \\uXXXX escape, which JSON readers decode back to the same string."""
 
     def render(self, content: Any) -> bytes:
-        return json.dumps(content, ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode("utf-8", "backslashreplace")
+        return _ENCODE(content).encode("utf-8", "backslashreplace")
+
+
+# json.dumps with options builds a new encoder per call: build it once
+_ENCODE = json.JSONEncoder(ensure_ascii=False, allow_nan=False, separators=(",", ":")).encode
 
 
 class WireError(Exception):
@@ -76,16 +81,26 @@ def _is_list(annotation: Any) -> bool:
     return False
 
 
-def _query_args(tool: Tool, request: Request, skip: frozenset[str]) -> dict[str, Any]:
-    fields = tool.args_model.model_fields
+@functools.lru_cache(maxsize=1024)  # one entry per tool args model: a fixed set, known at start-up
+def _list_params(args_model: type) -> frozenset[str]:
+    """The query keys (aliases and names) whose field takes a list: repeated keys stay a list."""
+    fields = args_model.model_fields  # type: ignore[attr-defined]
     by_alias = {(f.alias or name): name for name, f in fields.items()}
+    keys = set(by_alias) | set(fields)
+    return frozenset(k for k in keys if (f := fields.get(by_alias.get(k, k))) is not None and _is_list(f.annotation))
+
+
+def _query_args(tool: Tool, request: Request, skip: frozenset[str]) -> dict[str, Any]:
+    if not request.scope.get("query_string"):
+        return {}
+    lists = _list_params(tool.args_model)
+    params = request.query_params
     out: dict[str, Any] = {}
-    for key in request.query_params.keys():
+    for key in params.keys():
         if key in skip:
             continue
-        values = request.query_params.getlist(key)
-        field = fields.get(by_alias.get(key, key))
-        out[key] = values if field is not None and _is_list(field.annotation) else values[-1]
+        values = params.getlist(key)
+        out[key] = values if key in lists else values[-1]
     return out
 
 

@@ -8,7 +8,9 @@ each channel with a placement model the material's `placement` is validated by.
 from __future__ import annotations
 
 import hashlib
+import os
 import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import timedelta
 from collections.abc import Callable, Mapping
@@ -66,6 +68,12 @@ class WorldTemplate:
     tables: tuple[TableSpec, ...]
     initial_hashes: dict[str, str]
     policy: PolicyEngine | None = None  # parsed once per scenario, shared by its worlds (immutable)
+
+    @property
+    def nbytes(self) -> int:
+        """About what the template holds in memory: the snapshot, plus the decoded initial state, which
+        measures about as large again (benchmarks/world_memory.py prints both)."""
+        return 2 * len(self.snapshot)
 
 
 def _seed_of(*parts: Any) -> str:
@@ -135,17 +143,45 @@ def build_template(scenario: Scenario, plugins: list[WorldPlugin], filler: Fille
 
 _FROM_ENV: Any = object()  # the default cache: the user's, unless CLAWARENA_NO_WORLD_CACHE is set
 
+ENV_TEMPLATES_MB = "CLAWARENA_WORLD_TEMPLATES_MB"
+# A default-profile template is ~3 MB in memory, a long-context one ~60 MB: room for dozens, while
+# a process pool of two stays well under 1 GB. Runs and checks take a scenario's trials together,
+# so a small cache loses little.
+DEFAULT_TEMPLATE_BYTES = 256 * 1024 * 1024
+
+
+def template_bytes_from_env() -> int:
+    raw = os.environ.get(ENV_TEMPLATES_MB, "").strip()
+    if not raw:
+        return DEFAULT_TEMPLATE_BYTES
+    try:
+        mb = float(raw)
+    except ValueError:
+        raise ValueError(f"{ENV_TEMPLATES_MB}: not a number of megabytes: {raw!r}") from None
+    if mb <= 0:
+        raise ValueError(f"{ENV_TEMPLATES_MB}: must be positive, got {raw!r}")
+    return int(mb * 1024 * 1024)
+
 
 class WorldFactory:
-    """Caches one template per scenario in memory and, through `cache`, on disk (shared by processes and
-    runs); `build` restores it for a trial. Thread-safe. `seeded` counts the templates this factory seeded."""
+    """Caches templates in memory (least recently used first out, past `max_template_bytes`, default
+    $CLAWARENA_WORLD_TEMPLATES_MB or 256 MB) and, through `cache`, on disk (shared by processes and
+    runs); `build` restores one for a trial. Thread-safe. `seeded` counts the templates this factory
+    seeded, `evicted` those it dropped from memory."""
 
-    def __init__(self, plugins: list[WorldPlugin], filler: FillerSource | None = None, cache: SnapshotCache | None = _FROM_ENV):
+    def __init__(
+        self, plugins: list[WorldPlugin], filler: FillerSource | None = None, cache: SnapshotCache | None = _FROM_ENV, max_template_bytes: int | None = None
+    ):
+        if max_template_bytes is not None and max_template_bytes <= 0:
+            raise ValueError(f"max_template_bytes: must be positive, got {max_template_bytes}")
         self.plugins = plugins
         self.filler = filler
         self.cache = SnapshotCache.from_env() if cache is _FROM_ENV else cache
+        self.max_template_bytes = template_bytes_from_env() if max_template_bytes is None else max_template_bytes
         self.seeded = 0
-        self._templates: dict[str, WorldTemplate] = {}
+        self.evicted = 0
+        self._templates: OrderedDict[str, WorldTemplate] = OrderedDict()
+        self._bytes = 0
         self._lock = threading.Lock()
         self._tables = tuple(t for p in plugins for t in p.tables)
         # What else shapes a world besides the scenario and the code: which services seed it, and the filler.
@@ -155,10 +191,26 @@ class WorldFactory:
     def template(self, scenario: Scenario) -> WorldTemplate:
         with self._lock:
             cached = self._templates.get(scenario.id)
-            if cached is None:
-                cached = self._load_or_seed(scenario)
-                self._templates[scenario.id] = cached
+            if cached is not None:
+                self._templates.move_to_end(scenario.id)
+                return cached
+            cached = self._templates[scenario.id] = self._load_or_seed(scenario)
+            self._bytes += cached.nbytes
+            while self._bytes > self.max_template_bytes and len(self._templates) > 1:  # the newest stays, however big
+                _, old = self._templates.popitem(last=False)
+                self._bytes -= old.nbytes
+                self.evicted += 1
             return cached
+
+    @property
+    def template_bytes(self) -> int:
+        """What the templates held in memory now count for (`WorldTemplate.nbytes`)."""
+        return self._bytes
+
+    def cached_ids(self) -> list[str]:
+        """The scenarios whose templates are in memory, least recently used first."""
+        with self._lock:
+            return list(self._templates)
 
     def _load_or_seed(self, scenario: Scenario) -> WorldTemplate:
         key = scenario_key(scenario, self._key_parts) if self.cache is not None else ""

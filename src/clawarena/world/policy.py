@@ -13,7 +13,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from clawarena.spec.policy_schema import CompiledPolicies, Statement, build_schema, compile_policies
+from clawarena.spec.policy_schema import CompiledPolicies, Statement, build_schema, compile_policies, principal_attribute_types
 
 if TYPE_CHECKING:
     from clawarena.spec.models import Scenario
@@ -92,6 +92,22 @@ def _fit(value: Any, declared: dict[str, Any]) -> Any:
     return None
 
 
+# A task's schema depends only on its principals' attribute types (the tools and resources are the
+# catalog's): building and parsing it costs ~0.2 s and its parsed form ~8 MB, so engines share it.
+_SCHEMAS: dict[str, tuple[Any, Any]] = {}
+
+
+def _shared_schema(task: Any, cedarpy: Any) -> tuple[Any, Any]:
+    key = json.dumps(principal_attribute_types(task)[0], sort_keys=True)
+    hit = _SCHEMAS.get(key)
+    if hit is None:
+        built = build_schema(task)
+        if len(_SCHEMAS) >= 32:
+            _SCHEMAS.clear()
+        hit = _SCHEMAS[key] = (built, cedarpy.Schema.from_json_str(built.text()))
+    return hit
+
+
 class PolicyEngine:
     """Cedar over one scenario's world."""
 
@@ -99,8 +115,7 @@ class PolicyEngine:
         import cedarpy
 
         task = scenario.task
-        built = build_schema(task)
-        self._schema = cedarpy.Schema.from_json_str(built.text())
+        built, self._schema = _shared_schema(task, cedarpy)
         self.compiled: CompiledPolicies = compile_policies(task)
         self._statements = self.compiled.by_cedar_id()
         self._policies = cedarpy.PolicySet.from_str(self.compiled.text)

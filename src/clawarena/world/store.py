@@ -24,7 +24,19 @@ ColumnType = Literal["text", "integer", "real", "json", "bool"]
 _SQL_TYPES = {"text": "TEXT", "integer": "INTEGER", "real": "REAL", "json": "TEXT", "bool": "INTEGER"}
 
 
-__all__ = ["Column", "RowUpdate", "StateDiff", "TableDiff", "TableSpec", "WorldStore", "canonical_json", "diff_states", "diff_table"]
+_SCAN = json.JSONDecoder().scan_once  # the C scanner, without `json.loads`' wrappers and whitespace regex
+
+
+def loads_json(text: str) -> Any:
+    """`json.loads` for the canonical JSON the store writes (same result, same errors, less overhead)."""
+    try:
+        value, end = _SCAN(text, 0)
+    except StopIteration:  # not JSON at its start (say, leading whitespace): let json say what is wrong
+        return json.loads(text)
+    return value if end == len(text) else json.loads(text)
+
+
+__all__ = ["Column", "RowUpdate", "StateDiff", "TableDiff", "TableSpec", "WorldStore", "canonical_json", "diff_states", "diff_table", "loads_json"]
 
 
 @dataclass(frozen=True)
@@ -46,6 +58,11 @@ class TableSpec:
     @cached_property
     def _by_name(self) -> dict[str, Column]:
         return {c.name: c for c in self.columns}
+
+    @cached_property
+    def _decoded(self) -> tuple[tuple[str, str], ...]:
+        """(name, type) of the columns whose SQLite value is decoded on read."""
+        return tuple((c.name, c.type) for c in self.columns if c.type in ("json", "bool"))
 
     def column(self, name: str) -> Column:
         try:
@@ -75,7 +92,9 @@ class TableSpec:
         """Triggers that log every row change to `_changes`, so each call's writes are known exactly.
 
         `pk` holds the primary key values as a JSON array: scoring reads the row back by key through
-        the primary key index. An update that changes the key also logs the old key, as a delete."""
+        the primary key index. An update that changes the key also logs the old key, as a delete.
+        They are TEMP triggers, made on a table's first write through the store: kept out of the
+        snapshot, a restored world's first statement does not parse four triggers per table."""
         out = []
 
         def log(ref: str, op: str) -> str:
@@ -84,9 +103,9 @@ class TableSpec:
             return f"INSERT INTO _changes (tbl, key, op, pk) VALUES ('{self.name}', {key}, '{op}', json_array({pk}));"
 
         for op, ref in (("INSERT", "NEW"), ("UPDATE", "NEW"), ("DELETE", "OLD")):
-            out.append(f'CREATE TRIGGER "log_{self.name}_{op.lower()}" AFTER {op} ON "{self.name}" BEGIN {log(ref, op.lower())} END')
+            out.append(f'CREATE TEMP TRIGGER IF NOT EXISTS "log_{self.name}_{op.lower()}" AFTER {op} ON main."{self.name}" BEGIN {log(ref, op.lower())} END')
         moved = " OR ".join(f'OLD."{k}" IS NOT NEW."{k}"' for k in self.primary_key)
-        out.append(f'CREATE TRIGGER "log_{self.name}_rekey" AFTER UPDATE ON "{self.name}" WHEN {moved} BEGIN {log("OLD", "delete")} END')
+        out.append(f'CREATE TEMP TRIGGER IF NOT EXISTS "log_{self.name}_rekey" AFTER UPDATE ON main."{self.name}" WHEN {moved} BEGIN {log("OLD", "delete")} END')
         return out
 
 
@@ -139,6 +158,10 @@ class WorldStore:
     dirty: dict[str, set[str]] = field(default_factory=dict)
     # Tables whose changes are unknown (restored from a snapshot that is not the template): compared in full.
     full: set[str] = field(default_factory=set)
+    # Tables whose change triggers exist in this connection (see `TableSpec.change_triggers`);
+    # `persisted`: those a snapshot made before triggers were TEMP still carries.
+    logged: set[str] = field(default_factory=set)
+    persisted: frozenset[str] = frozenset()
 
     @classmethod
     def create(cls, specs: Iterable[TableSpec]) -> WorldStore:
@@ -146,10 +169,22 @@ class WorldStore:
         conn = sqlite3.connect(":memory:", check_same_thread=False)
         conn.execute(_CHANGES_DDL)
         for spec in sorted(tables.values(), key=lambda s: s.name):
-            for stmt in spec.ddl() + spec.change_triggers():
+            for stmt in spec.ddl():
                 conn.execute(stmt)
         conn.commit()
         return cls(tables=tables, conn=conn)
+
+    def _logging(self, table: str) -> None:
+        """Make sure writes to `table` land in `_changes` (its triggers are made on first write)."""
+        if table not in self.logged:
+            for stmt in self.tables[table].change_triggers():
+                self.conn.execute(stmt)
+            self.logged.add(table)
+
+    def rollback(self) -> None:
+        """Roll back the open transaction; triggers made inside it went with it, so they are made again."""
+        self.conn.rollback()
+        self.logged = set(self.persisted)
 
     def drain_changes(self) -> list[tuple[str, str, str]]:
         """(table, row key, insert|update|delete) logged since the last drain, in order."""
@@ -206,7 +241,9 @@ class WorldStore:
         tables = {s.name: s for s in specs}
         if "pk" not in {r[1] for r in conn.execute("PRAGMA table_info(_changes)")}:  # saved before `pk` was logged
             conn.execute("ALTER TABLE _changes ADD COLUMN pk TEXT")
-        return cls(tables=tables, conn=conn, full=set() if pristine else set(tables))
+        old = {n[4:-7] for (n,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'log!_%!_insert' ESCAPE '!'")}
+        persisted = frozenset(t for t in tables if t in old)
+        return cls(tables=tables, conn=conn, full=set() if pristine else set(tables), logged=set(persisted), persisted=persisted)
 
     # ---- rows ---------------------------------------------------------------------
     def _encode(self, spec: TableSpec, row: Mapping[str, Any]) -> dict[str, Any]:
@@ -222,20 +259,16 @@ class WorldStore:
         return out
 
     def _decode(self, spec: TableSpec, row: sqlite3.Row | tuple, names: Iterable[str]) -> dict[str, Any]:
-        out: dict[str, Any] = {}
-        types = spec._by_name
-        for name, value in zip(names, row):
-            kind = types[name].type
-            if value is None or kind in ("text", "integer", "real"):
-                out[name] = value
-            elif kind == "json":
-                out[name] = json.loads(value)
-            else:
-                out[name] = bool(value)
+        out = dict(zip(names, row))
+        for name, kind in spec._decoded:  # only json and bool columns need work: most rows are mostly text
+            value = out.get(name)
+            if value is not None:
+                out[name] = loads_json(value) if kind == "json" else bool(value)
         return out
 
     def insert(self, table: str, row: Mapping[str, Any]) -> None:
         spec = self.tables[table]
+        self._logging(table)
         enc = self._encode(spec, row)
         cols = ", ".join(f'"{c}"' for c in enc)
         marks = ", ".join("?" for _ in enc)
@@ -250,6 +283,7 @@ class WorldStore:
 
     def update(self, table: str, where: Mapping[str, Any], changes: Mapping[str, Any]) -> int:
         spec = self.tables[table]
+        self._logging(table)
         enc = self._encode(spec, changes)
         sets = ", ".join(f'"{k}" = ?' for k in enc)
         clause, params = self._where(spec, where)
@@ -258,6 +292,7 @@ class WorldStore:
 
     def delete(self, table: str, where: Mapping[str, Any]) -> int:
         spec = self.tables[table]
+        self._logging(table)
         clause, params = self._where(spec, where)
         return self.conn.execute(f'DELETE FROM "{table}"{clause}', params).rowcount
 

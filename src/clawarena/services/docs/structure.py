@@ -28,6 +28,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from clawarena.world.hashing import canonical_json
+
 CHAR, NL, SECTION, TABLE, ROW, CELL, ENDTABLE = "char", "nl", "sec", "tbl", "row", "cell", "etbl"
 IMG, PAGEBREAK, FOOTREF, PERSON, RICHLINK, HR = "img", "pb", "fn", "person", "rich", "hr"
 INLINE = {CHAR, IMG, PAGEBREAK, FOOTREF, PERSON, RICHLINK, HR}
@@ -274,12 +276,20 @@ class Document:
         return doc
 
     def dump(self) -> dict[str, Any]:
+        return copy.deepcopy(self._view())
+
+    def fingerprint(self) -> str:
+        """`canonical_json(dump())` without the copy: what tells an edit that changed nothing."""
+        return canonical_json(self._view())
+
+    def _view(self) -> dict[str, Any]:
+        """The stored form, sharing this document's maps (callers copy or only read it)."""
         self.collect_garbage()
-        return copy.deepcopy({
+        return {
             "segments": {sid: compress(units) for sid, units in sorted(self.segments.items())},
             "kinds": dict(sorted(self.kinds.items())), "documentStyle": self.document_style, "namedStyles": self.named_styles,
             "lists": self.lists, "namedRanges": self.named_ranges, "inlineObjects": self.inline_objects,
-        })  # fmt: skip
+        }  # fmt: skip
 
     # ---- segments
     def seg(self, segment_id: str | None) -> list[Unit]:

@@ -19,7 +19,6 @@ from clawarena.services.drive import core as drive_core
 from clawarena.services.drive import files as drive_files
 from clawarena.services.drive.tables import GDOC
 from clawarena.tools.core import RestBinding, ToolKind, tool
-from clawarena.world.store import canonical_json
 
 DENIED = "The caller does not have permission"
 NOT_FOUND = "Requested entity was not found."
@@ -136,13 +135,13 @@ def documents_batch_update(ctx: ServiceContext, document_id: str, body: BatchUpd
         if wc.targetRevisionId and wc.targetRevisionId != current and wc.targetRevisionId not in (doc_row or {}).get("history", []):
             raise ServiceError(400, f"The target revision ID {wc.targetRevisionId} is not a revision of this document.", reason="badRequest")
     doc = store.load(ctx, document_id)
-    before = canonical_json(doc.dump())
+    before = doc.fingerprint()
     try:
         replies = apply(doc, body.requests, store.ids_for(ctx))
     except StructureError as exc:
         raise ServiceError(400, str(exc), reason="badRequest") from None
     revision = current
-    if canonical_json(doc.dump()) != before:
+    if doc.fingerprint() != before:
         revision = store.save(ctx, document_id, doc)
         tracker = drive_core.ChangeTracker(ctx, [document_id])
         drive_files.content_changed(ctx, document_id)

@@ -8,6 +8,10 @@ fixtures, so needles sit among distractors.
 
 from __future__ import annotations
 
+import json
+import pickle
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
@@ -46,8 +50,39 @@ def register_filler(service: str) -> Callable[[FillerFn], FillerFn]:
     return wrap
 
 
+_SHARED: OrderedDict[str, bytes] = OrderedDict()  # filler key -> its fixtures, pickled
+_SHARED_MAX = 64
+_SHARED_LOCK = threading.Lock()
+
+
+def filler_key(scenario: Scenario) -> str:
+    """What a world's filler depends on: the filler spec, the principals and the world's clock (the
+    same for every variant of a task, so its variants share one generation)."""
+    task = scenario.task
+    return json.dumps([task.world.filler.model_dump(mode="json"), [p.model_dump(mode="json") for p in task.principals], str(task.world.now)], sort_keys=True)
+
+
 def filler_fixtures(scenario: Scenario) -> dict[str, dict[str, Any]]:
-    """The filler fixtures of a scenario's world (empty for profile `none`)."""
+    """The filler fixtures of a scenario's world (empty for profile `none`), generated once per
+    filler key (see `filler_key`) and copied for each scenario: seeders may change what they get."""
+    if not PROFILES[scenario.task.world.filler.profile]:
+        return {}
+    key = filler_key(scenario)
+    with _SHARED_LOCK:
+        blob = _SHARED.get(key)
+        if blob is not None:
+            _SHARED.move_to_end(key)
+    if blob is None:
+        blob = pickle.dumps(generate_filler(scenario), protocol=pickle.HIGHEST_PROTOCOL)  # a copy costs a quarter of generating
+        with _SHARED_LOCK:
+            _SHARED[key] = blob
+            while len(_SHARED) > _SHARED_MAX:
+                _SHARED.popitem(last=False)
+    return pickle.loads(blob)
+
+
+def generate_filler(scenario: Scenario) -> dict[str, dict[str, Any]]:
+    """The filler fixtures of a scenario's world, generated from nothing (no sharing)."""
     spec = scenario.task.world.filler
     counts = PROFILES[spec.profile]
     if not counts:

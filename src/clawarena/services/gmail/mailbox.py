@@ -8,7 +8,6 @@ answers it. Everything that leaves a mailbox is reported with `ctx.deliver`.
 from __future__ import annotations
 
 import base64
-import json
 from typing import Any
 
 from clawarena.services.base import Delivery, ServiceContext, ServiceError, invalid, not_found
@@ -18,6 +17,7 @@ from clawarena.services.gmail.tables import (
     ATTACHMENTS, DELETED, DRAFTS, FILTERS, FORWARDING, LABELS, MESSAGES, SEND_AS, SETTINGS, SYSTEM_LABELS,
 )  # fmt: skip
 from clawarena.spec.models import PrincipalSpec
+from clawarena.world.store import loads_json
 
 Row = dict[str, Any]
 BASE_HISTORY = 1000
@@ -203,7 +203,7 @@ def mailbox_rows(ctx: ServiceContext, owner: str, columns: tuple[str, ...] = _SE
     sql = f'SELECT {", ".join(columns)} FROM "{MESSAGES.name}" WHERE owner = ? ORDER BY date_ms DESC, id DESC'
     out = []
     for values in ctx.store.conn.execute(sql, (owner,)):
-        row = {c: (json.loads(v) if c in json_cols and v is not None else v) for c, v in zip(columns, values)}
+        row = {c: (loads_json(v) if c in json_cols and v is not None else v) for c, v in zip(columns, values)}
         row["owner"] = owner
         out.append(row)
     return out
