@@ -4,6 +4,7 @@ holds many trials at once (model agents await the network; the rest of a trial i
 from __future__ import annotations
 
 import asyncio
+import atexit
 import threading
 from collections.abc import Coroutine
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -23,11 +24,29 @@ def run_sync(coro: Coroutine[Any, Any, T]) -> T:
         runner = getattr(_local, "runner", None)
         if runner is None:
             runner = _local.runner = asyncio.Runner()
+            _RUNNERS.append(runner)
         box: list[T] = []
         runner.run(_into(box, coro))  # the task's result stays None: see _into
         return box[0]
     with ThreadPoolExecutor(max_workers=1, thread_name_prefix="clawarena-sync") as pool:
         return pool.submit(run_sync, coro).result()
+
+
+_RUNNERS: list[asyncio.Runner] = []  # every thread's loop, closed at exit
+
+
+@atexit.register
+def _close_runners() -> None:
+    """Close the model clients on each thread's loop, then the loop (unclosed aiohttp sessions warn)."""
+    from clawarena.llm.providers import close_clients
+
+    while _RUNNERS:
+        runner = _RUNNERS.pop()
+        try:
+            runner.run(close_clients())
+            runner.close()
+        except Exception:  # noqa: BLE001 - at exit, a loop still in use elsewhere is left as it is
+            pass
 
 
 async def _into(box: list[Any], coro: Coroutine[Any, Any, Any]) -> None:
