@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+import math
 from itertools import combinations
 from statistics import fmean
 from typing import Literal
 
-from scipy.special import comb
 
 from clawarena.scoring.stats.inputs import finite_array, pass_count, positive_k
 
@@ -40,7 +40,8 @@ def pass_at_k(outcomes: Mapping[str, Sequence[bool]], k: int) -> float | None:
 
 
 def _comb(n: int, k: int) -> int:
-    return int(comb(n, k, exact=True))
+    """n choose k, 0 outside 0 <= k <= n (as scipy's exact comb; math's would raise on a negative)."""
+    return math.comb(n, k) if 0 <= k <= n else 0
 
 
 def _per_task(outcomes: Mapping[str, Sequence[bool]], k: int, estimate) -> dict[str, float]:
