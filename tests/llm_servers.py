@@ -72,19 +72,24 @@ def openai_app(model: ScriptedModel) -> FastAPI:
         n = model.served
         if body.get("stream"):
             return StreamingResponse(_sse(_chunks(step, n, body)), media_type="text/event-stream")
-        message: dict[str, Any] = {"role": "assistant", "content": step.text or None}
-        if step.tool_calls:
-            message["tool_calls"] = [
-                {"id": f"call_{n}_{i}", "type": "function", "function": {"name": name, "arguments": _args_text(args)}}
-                for i, (name, args) in enumerate(step.tool_calls)
-            ]
-        return {
-            "id": f"chatcmpl-{n}", "object": "chat.completion", "created": 0, "model": body["model"],
-            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if step.tool_calls else "stop"}],
-            "usage": {"prompt_tokens": step.usage[0], "completion_tokens": step.usage[1], "total_tokens": sum(step.usage)},
-        }  # fmt: skip
+        return _completion(step, n, body["model"])
 
     return app
+
+
+def _completion(step: Step, n: int, model: str) -> dict[str, Any]:
+    """One scripted reply as a chat.completion object."""
+    message: dict[str, Any] = {"role": "assistant", "content": step.text or None}
+    if step.tool_calls:
+        message["tool_calls"] = [
+            {"id": f"call_{n}_{i}", "type": "function", "function": {"name": name, "arguments": _args_text(args)}}
+            for i, (name, args) in enumerate(step.tool_calls)
+        ]
+    return {
+        "id": f"chatcmpl-{n}", "object": "chat.completion", "created": 0, "model": model,
+        "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if step.tool_calls else "stop"}],
+        "usage": {"prompt_tokens": step.usage[0], "completion_tokens": step.usage[1], "total_tokens": sum(step.usage)},
+    }  # fmt: skip
 
 
 def _chunks(step: Step, n: int, body: dict[str, Any]) -> list[dict[str, Any]]:
@@ -180,19 +185,8 @@ def gated_openai_app(model: GatedModel) -> FastAPI:
         finally:
             model.in_flight -= 1
         model.served += 1
-        n = model.served
         done = sum(1 for m in body["messages"] if m["role"] == "assistant")
         step = model.steps[done] if done < len(model.steps) else Step(text=model.text)
-        message: dict[str, Any] = {"role": "assistant", "content": step.text or None}
-        if step.tool_calls:
-            message["tool_calls"] = [
-                {"id": f"call_{n}_{i}", "type": "function", "function": {"name": name, "arguments": _args_text(args)}}
-                for i, (name, args) in enumerate(step.tool_calls)
-            ]
-        return {
-            "id": f"chatcmpl-{n}", "object": "chat.completion", "created": 0, "model": body["model"],
-            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls" if step.tool_calls else "stop"}],
-            "usage": {"prompt_tokens": 100, "completion_tokens": 5, "total_tokens": 105},
-        }  # fmt: skip
+        return _completion(step, model.served, body["model"])
 
     return app

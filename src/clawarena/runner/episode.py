@@ -10,7 +10,7 @@ from typing import Literal
 from clawarena.agents.base import Agent, AgentSession, BudgetExceeded, TurnInput, TurnOutput
 from clawarena.gateway import Gateway, ToolFault
 from clawarena.llm.retry import InfrastructureError
-from clawarena.runner.loops import run_sync
+from clawarena.runner.loops import synchronous
 from clawarena.spec.models import ScheduleSpec
 
 Termination = Literal["completed", "turn_cap", "budget", "agent_error", "infrastructure_error"]
@@ -128,6 +128,4 @@ async def run_episode_async(gateway: Gateway, agents: dict[str, Agent], turn_cap
     return episode.end("completed")
 
 
-def run_episode(gateway: Gateway, agents: dict[str, Agent], turn_cap: int, schedule: ScheduleSpec | None = None) -> EpisodeResult:
-    """`run_episode_async` from synchronous code, on this thread's event loop."""
-    return run_sync(run_episode_async(gateway, agents, turn_cap, schedule))
+run_episode = synchronous(run_episode_async, "run_episode")

@@ -6,11 +6,12 @@ from __future__ import annotations
 import asyncio
 import atexit
 import threading
-from collections.abc import Coroutine
+from collections.abc import Callable, Coroutine
 from concurrent.futures import Future, ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, ParamSpec, TypeVar
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 _local = threading.local()
 
@@ -54,6 +55,17 @@ async def _into(box: list[Any], coro: Coroutine[Any, Any, Any]) -> None:
     repr of its finished task, result included (CPython 3.11 enum error message): a trial's result
     holds its world, ~0.1 s of repr per trial."""
     box.append(await coro)
+
+
+def synchronous(fn: Callable[P, Coroutine[Any, Any, T]], name: str) -> Callable[P, T]:
+    """The blocking twin of a coroutine function, same parameters, run by `run_sync`."""
+
+    def twin(*args: P.args, **kwargs: P.kwargs) -> T:
+        return run_sync(fn(*args, **kwargs))
+
+    twin.__name__ = twin.__qualname__ = name
+    twin.__doc__ = f"`{fn.__name__}` from synchronous code, on this thread's own event loop."
+    return twin
 
 
 class Lane:

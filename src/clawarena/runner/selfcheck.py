@@ -253,9 +253,9 @@ def check_suite(
         done = (job(item) for item in items)
     else:
         from clawarena.runner.executors import EXECUTORS
+        from clawarena.runner.run import check_executor
 
-        if executor not in EXECUTORS:
-            raise ValueError(f"--executor: unknown executor {executor!r} (known: {', '.join(EXECUTORS.names())})")
+        check_executor(executor)
         done = EXECUTORS[executor](workers).map_unordered(job, items)
     results: list[ScenarioCheck | None] = [None] * len(scenarios)
     for pairs in done:

@@ -13,7 +13,7 @@ from clawarena.agents.scaffolding import META_PROMPT, Condition
 from clawarena.gateway import Gateway, GatewayOptions
 from clawarena.records import Timings, TrialRecord
 from clawarena.runner.episode import EpisodeResult, run_episode_async
-from clawarena.runner.loops import run_sync
+from clawarena.runner.loops import synchronous
 from clawarena.runner.units import WorkUnit
 from clawarena.scoring.checks import CheckContext
 from clawarena.scoring.evidence import EvidenceBounds, evidence_packet
@@ -158,20 +158,6 @@ def governance_counts(world: World) -> dict[str, int]:
     return {"decisions": len(decisions), "denied": decisions.count("deny"), "approved": decisions.count("approved")}
 
 
-def run_trial(
-    unit: WorkUnit,
-    scenario: Scenario,
-    worlds: WorldFactory,
-    services: list[Service],
-    agent_options: dict[str, Any] | None = None,
-    *,
-    isolated: bool = False,
-    evidence: EvidenceBounds = EvidenceBounds(),
-) -> TrialRun:
-    """`run_trial_async` from synchronous code (the self-check, scripts, thread and process workers)."""
-    return run_sync(run_trial_async(unit, scenario, worlds, services, agent_options, isolated=isolated, evidence=evidence))
-
-
 async def run_trial_async(
     unit: WorkUnit,
     scenario: Scenario,
@@ -212,3 +198,6 @@ async def run_trial_async(
     if extra:
         run.trace["agents"] = extra
     return run
+
+
+run_trial = synchronous(run_trial_async, "run_trial")  # the self-check, scripts and tests
