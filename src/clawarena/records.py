@@ -66,4 +66,11 @@ class TrialRecord(BaseModel):
     risk_target: str = ""  # `surface:channel` for coverage C ('' when benign)
     progress: bool | None = None  # some utility check passed (None in runs older than this field)
     governance: dict[str, int] = Field(default={}, description="policy decisions: total, denied, approved")
+    # Harness and model are separate axes ('' in runs older than these fields): the same model can be
+    # compared across harnesses, paired by scenario and seed.
+    harness: str = Field(default="", description="what drove the model: scripted, direct, openclaw, claude-code, codex, gemini-cli")
+    model: str = Field(default="", description="provider:model ('' for the scripted agents)")
+    shell_commands: int = 0  # commands a sandboxed harness ran (`shell_command` events)
+    escalation_attempts: int = 0  # reaches beyond its model and MCP endpoints (`escalation_attempt` events)
+    escalations: dict[str, int] = Field(default={}, description="escalation attempts by kind: route, network, file, secret")
     extra: dict[str, Any] = {}

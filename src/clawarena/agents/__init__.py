@@ -2,6 +2,6 @@
 
 from clawarena.agents.base import Agent, AgentSession, AgentSetup, TurnInput, TurnOutput
 from clawarena.agents.registry import agent_names, make_agent, register_agent
-from clawarena.agents import model, openclaw, scripted  # noqa: F401  (registers oracle, noop, naive, the model agents and openclaw)
+from clawarena.agents import harness, model, openclaw, scripted  # noqa: F401  (registers oracle, noop, naive, the model agents and the harnesses)
 
 __all__ = ["Agent", "AgentSession", "AgentSetup", "TurnInput", "TurnOutput", "agent_names", "make_agent", "register_agent"]

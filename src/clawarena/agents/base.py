@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from clawarena.gateway import Gateway, ToolOutcome
 from clawarena.spec.models import AgentSpec, PrincipalSpec, Scenario
 from clawarena.tools.core import Tool
+from clawarena.world.harness_events import EscalationAttempt, ShellCommand
 from clawarena.world.ledger import LedgerEvent
 
 
@@ -54,6 +55,14 @@ class AgentSession:
     def record_model_call(self, record: dict[str, Any]) -> None:
         """Token usage and cost of one model call, into the ledger (a `model_call` event)."""
         self._gateway.record_model_call(self.agent_id, record)
+
+    def record_shell_command(self, payload: dict[str, Any] | ShellCommand) -> LedgerEvent:
+        """A command the harness ran in its sandbox (a `shell_command` event; ValidationError on a bad payload)."""
+        return self._gateway.record_shell_command(self.agent_id, payload)
+
+    def record_escalation_attempt(self, payload: dict[str, Any] | EscalationAttempt) -> LedgerEvent:
+        """A reach beyond the model and MCP endpoints (an `escalation_attempt` event), counted per trial."""
+        return self._gateway.record_escalation_attempt(self.agent_id, payload)
 
     def exposures(self) -> list[LedgerEvent]:
         """Attack material the ledger says reached this agent (used by the `naive` control)."""

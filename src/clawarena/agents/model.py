@@ -12,13 +12,14 @@ from typing import Any
 
 from clawarena.agents.base import AgentSession, AgentSetup, BudgetExceeded, TurnInput, TurnOutput
 from clawarena.agents.prompt import render_events, system_prompt
-from clawarena.agents.registry import register_agent
-from clawarena.llm.config import ModelConfig, resolve
+from clawarena.agents.registry import DIRECT_HARNESS, register_agent
+from clawarena.llm.config import ModelConfig, ModelConfigError, resolve
 from clawarena.llm.providers import make_provider
 from clawarena.llm.retry import RetryPolicy
 from clawarena.llm.types import Message, ToolSpec
 
 MAX_RESULT_CHARS = 20_000
+DIRECT_PROVIDERS = ("openai", "anthropic")  # the providers clawarena's own loop speaks (llm.providers)
 
 
 class ModelAgent:
@@ -79,12 +80,21 @@ class ModelAgent:
 
 def _factory(kind: str):
     def make(setup: AgentSetup) -> ModelAgent:
-        spec = f"{kind}:{setup.options.get('model', '')}"
-        config = resolve(spec, setup.options.get("models"), setup.options.get("base_url"))
+        config = _resolver(kind)(str(setup.options.get("model", "")), setup.options.get("models"), setup.options.get("base_url"))
         return ModelAgent(setup, config, setup.options.get("retry_policy"))
 
     return make
 
 
+def _resolver(kind: str):
+    def model(rest: str, models: dict[str, ModelConfig] | None, base_url: str | None) -> ModelConfig:
+        config = resolve(f"{kind}:{rest}", models, base_url)
+        if config.provider not in DIRECT_PROVIDERS:
+            raise ModelConfigError(f"--agent {kind}:{rest}: a {config.provider} model runs through its harness (gemini-cli:model/{rest}); model agents speak {' and '.join(DIRECT_PROVIDERS)}")
+        return config
+
+    return model
+
+
 for _kind in ("openai", "anthropic", "model"):
-    register_agent(_kind)(_factory(_kind))
+    register_agent(_kind, harness=DIRECT_HARNESS, model=_resolver(_kind))(_factory(_kind))

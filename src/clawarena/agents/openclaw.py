@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from clawarena.agents.base import AgentSession, AgentSetup, BudgetExceeded, TurnInput, TurnOutput
+from clawarena.agents.harness.base import MAX_TRACE_STRING, clip
 from clawarena.agents.prompt import render_events, system_prompt
 from clawarena.agents.registry import register_agent
 from clawarena.llm.config import DEFAULT_KEY_ENV, ModelConfig, ModelConfigError, resolve
@@ -51,7 +52,6 @@ PROVIDER_ID = "clawarena"
 PROVIDER_API = {"openai": "openai-completions", "anthropic": "anthropic-messages"}
 DEFAULT_BASE_URL = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}
 DEFAULT_TURN_TIMEOUT = 600
-MAX_TRACE_STRING = 4000
 TOOLS_ROOT = Path(__file__).resolve().parents[3] / ".tools"  # the repository's .tools when installed editable
 
 
@@ -114,15 +114,6 @@ def model_config(spec: str, models: dict[str, ModelConfig] | None = None, base_u
     return resolve(f"{provider}:{model}", models, base_url)
 
 
-def check_agent(spec: str, models: dict[str, ModelConfig] | None = None, base_url: str | None = None) -> None:
-    """Fail before a run starts: a malformed `openclaw:` agent or no working OpenClaw (ModelConfigError)."""
-    try:
-        model_config(spec, models, base_url)
-        find_openclaw()
-    except (ValueError, OpenClawUnavailable) as exc:
-        raise ModelConfigError(str(exc)) from None
-
-
 def openclaw_config(config: ModelConfig, mcp_url: str, log_file: str | None = None) -> dict[str, Any]:
     """The pinned OpenClaw config of one turn. Secrets are `${VAR}` references resolved from the
     environment of the run (CLAWARENA_MCP_TOKEN, and the provider's key variable)."""
@@ -178,16 +169,6 @@ def openclaw_config(config: ModelConfig, mcp_url: str, log_file: str | None = No
 
 
 # ---- transcript ---------------------------------------------------------------------
-def _clip(value: Any) -> Any:
-    if isinstance(value, str):
-        return value if len(value) <= MAX_TRACE_STRING else value[:MAX_TRACE_STRING] + f"... [{len(value) - MAX_TRACE_STRING} more characters]"
-    if isinstance(value, dict):
-        return {k: _clip(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_clip(v) for v in value]
-    return value
-
-
 def read_trajectory(state_dir: Path) -> list[dict[str, Any]]:
     """The `openclaw-trajectory` events (tool.call, tool.result, model.completed, ...) of the run's SQLite transcript."""
     events: list[dict[str, Any]] = []
@@ -207,7 +188,7 @@ def read_trajectory(state_dir: Path) -> list[dict[str, Any]]:
                                 rec[k] = json.loads(v)
                             except ValueError:
                                 pass
-                    events.append(_clip(rec))
+                    events.append(clip(rec))
             finally:
                 conn.close()
         except sqlite3.Error as exc:
@@ -303,7 +284,7 @@ class OpenClawAgent:
         trajectory = read_trajectory(state)
         self.turns.append({
             "turn": turn.turn, "exit_code": proc.returncode, "seconds": seconds, "message": message, "envelope": envelope,
-            "trajectory": [_compact_event(e) for e in trajectory], "stderr": _clip(proc.stderr[-MAX_TRACE_STRING:]),
+            "trajectory": [_compact_event(e) for e in trajectory], "stderr": clip(proc.stderr[-MAX_TRACE_STRING:]),
         })  # fmt: skip
         self._record_usage(session, envelope, seconds)
         status = envelope.get("status") if envelope else None
@@ -350,4 +331,11 @@ class OpenClawAgent:
         return {self.setup.spec.id: {"harness": "openclaw", "version": self.version, "model": f"{self.config.provider}/{self.config.model}", "turns": self.turns}}
 
 
-register_agent("openclaw")(OpenClawAgent)
+def _check_installed() -> None:
+    try:
+        find_openclaw()
+    except OpenClawUnavailable as exc:
+        raise ModelConfigError(str(exc)) from None
+
+
+register_agent("openclaw", harness="openclaw", model=model_config, check=_check_installed)(OpenClawAgent)

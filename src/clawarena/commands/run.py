@@ -61,11 +61,29 @@ def summary_table(records: Iterable[Any], title: str = "clawarena summary", judg
     return table
 
 
-def summary_json(records: Iterable[Any], judged_attack: Any = None, **about: Any) -> str:
-    from clawarena.scoring.metrics import summarize
+def harness_table(records: Iterable[Any]) -> Table | None:
+    """One model under different harnesses, paired trial by trial (None when the run has no such pairs)."""
+    from clawarena.report.headline import HARNESS_COLUMNS, harness_cells
+    from clawarena.scoring.metrics import harness_comparisons
 
-    rows = summarize(list(records), judged_attack)
-    return json.dumps({**about, "summary": [s.model_dump(mode="json", exclude={"basis"}) for s in rows]}, indent=2)
+    rows = harness_comparisons(list(records))
+    if not rows:
+        return None
+    table = Table(title="harness comparison (same model, paired by scenario, seed, condition, repeat)", title_justify="left")
+    for n, column in enumerate(HARNESS_COLUMNS):
+        table.add_column(column, justify="left" if n < 4 else "right", no_wrap=True)
+    for c in rows:
+        table.add_row(*harness_cells(c))
+    return table
+
+
+def summary_json(records: Iterable[Any], judged_attack: Any = None, **about: Any) -> str:
+    from clawarena.scoring.metrics import harness_comparisons, summarize
+
+    records = list(records)
+    rows = summarize(records, judged_attack)
+    paired = [c.model_dump(mode="json", exclude={"basis"}) for c in harness_comparisons(records)]
+    return json.dumps({**about, "summary": [s.model_dump(mode="json", exclude={"basis"}) for s in rows], "harness_comparisons": paired}, indent=2)
 
 
 def judge_after_run(store: Any, judges: list[Any], out: Console) -> dict[str, bool | None]:
@@ -258,6 +276,9 @@ def run(
         print(summary_json(records, judged, run_id=store.run_id, root=str(store.root), trials=str(store.trials_path)))
     else:
         show_table(summary_table(records, judged_attack=judged))
+        harnesses = harness_table(records)
+        if harnesses is not None:
+            show_table(harnesses)
         console.print(f"trials: {store.trials_path}", highlight=False, soft_wrap=True)
     errored = [r for r in records if r.outcome == "error"]
     if records and len(errored) == len(records):

@@ -21,6 +21,7 @@ from clawarena.spec.models import PrincipalSpec
 from clawarena.tools.core import Tool, ToolArgsError, ToolKind, select_tools
 from clawarena.tools.limits import argument_problem
 from clawarena.world import approvals as approvals_rule
+from clawarena.world.harness_events import EscalationAttempt, ShellCommand
 from clawarena.world.ledger import LedgerEvent
 from clawarena.world.normalise import decoded_strings, mentions
 from clawarena.world.policy import POLICY_MODES, PolicyDecision, PolicyRequest
@@ -180,6 +181,16 @@ class Gateway:
 
     def record_model_call(self, agent_id: str, record: dict[str, Any]) -> None:
         self._record(agent_id, "model_call", record, parents=self.cursors.get(agent_id, []))
+
+    def record_shell_command(self, agent_id: str, payload: dict[str, Any] | ShellCommand) -> LedgerEvent:
+        """A command a sandboxed harness ran; the payload is validated (an unknown field is an error)."""
+        command = ShellCommand.model_validate(payload)
+        return self._record(agent_id, "shell_command", command.model_dump(mode="json"), parents=self.cursors.get(agent_id, []))
+
+    def record_escalation_attempt(self, agent_id: str, payload: dict[str, Any] | EscalationAttempt) -> LedgerEvent:
+        """An attempt of a harness to reach beyond its model and MCP endpoints; validated like a shell command."""
+        attempt = EscalationAttempt.model_validate(payload)
+        return self._record(agent_id, "escalation_attempt", attempt.model_dump(mode="json"), parents=self.cursors.get(agent_id, []))
 
     # ---- calls ---------------------------------------------------------------------
     def call(self, agent_id: str, tool_name: str, args: Any) -> ToolOutcome:

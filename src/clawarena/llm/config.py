@@ -23,7 +23,7 @@ from pydantic import Field, ValidationError
 
 from clawarena.spec.base import Strict
 
-DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY"}
+DEFAULT_KEY_ENV = {"openai": "OPENAI_API_KEY", "anthropic": "ANTHROPIC_API_KEY", "google": "GEMINI_API_KEY"}
 
 
 class Price(Strict):
@@ -44,7 +44,7 @@ class Budget(Strict):
 
 class ModelConfig(Strict):
     name: str = ""
-    provider: Literal["openai", "anthropic"]
+    provider: Literal["openai", "anthropic", "google"]  # google: the Gemini API, spoken by the gemini-cli harness
     model: str
     base_url: str | None = None
     api_key_env: str | None = None

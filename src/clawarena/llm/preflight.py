@@ -54,9 +54,25 @@ def _anthropic_probe(config: ModelConfig, timeout: float) -> None:
     client.models.list()
 
 
-PROBES: dict[str, Callable[[ModelConfig, float], None]] = {"openai": _openai_probe, "anthropic": _anthropic_probe}
+class _Refused(Exception):
+    def __init__(self, status: int):
+        super().__init__(f"HTTP {status}")
+        self.status_code = status
+
+
+def _google_probe(config: ModelConfig, timeout: float) -> None:
+    """The Gemini API's model list (no SDK: only the gemini-cli harness speaks it)."""
+    import httpx
+
+    base = (config.base_url or "https://generativelanguage.googleapis.com").rstrip("/")
+    answer = httpx.get(f"{base}/v1beta/models", headers={"x-goog-api-key": config.api_key() or "missing"}, timeout=timeout)
+    if answer.status_code in (401, 403) or (answer.status_code == 400 and "API_KEY_INVALID" in answer.text):
+        raise _Refused(403 if answer.status_code == 400 else answer.status_code)
+
+
+PROBES: dict[str, Callable[[ModelConfig, float], None]] = {"openai": _openai_probe, "anthropic": _anthropic_probe, "google": _google_probe}
 # The SDK exceptions that mean "nothing answered", by provider (looked up lazily: the SDKs are heavy).
-_NO_ANSWER = {"openai": ("APIConnectionError", "APITimeoutError"), "anthropic": ("APIConnectionError", "APITimeoutError")}
+_NO_ANSWER = {"openai": ("APIConnectionError", "APITimeoutError"), "anthropic": ("APIConnectionError", "APITimeoutError"), "google": ("TransportError",)}
 
 
 def check_endpoint(config: ModelConfig, label: str, timeout: float = PREFLIGHT_TIMEOUT_S) -> None:

@@ -23,6 +23,7 @@ class AppSpec:
     lifespan: str = "off"  # "on" for apps that need startup (the MCP session managers)
     ssl_certfile: str | None = None
     ssl_keyfile: str | None = None
+    uds: str | None = None  # listen on this unix socket instead of a port (a sandbox's only way out)
 
 
 @dataclass
@@ -32,13 +33,13 @@ class LoopServers:
     servers: list[uvicorn.Server]
     thread: threading.Thread
     host: str
-    ports: list[int]
+    ports: list[int | str]  # a unix socket's path in place of its port
     schemes: list[str]
     errors: list[BaseException] = field(default_factory=list)
 
     @property
     def urls(self) -> list[str]:
-        return [f"{s}://{self.host}:{p}" for s, p in zip(self.schemes, self.ports)]
+        return [p if s == "unix" else f"{s}://{self.host}:{p}" for s, p in zip(self.schemes, self.ports)]
 
     def stop(self, timeout: float = 10) -> None:
         for s in self.servers:
@@ -47,10 +48,11 @@ class LoopServers:
 
 
 def start_on_one_loop(specs: list[AppSpec], host: str = "127.0.0.1", timeout: float = 30) -> LoopServers:
-    """Start every app on its port (0 picks a free one); return once all sockets are bound."""
+    """Start every app on its port (0 picks a free one) or unix socket; return once all sockets are
+    bound. A unix socket's `urls` entry is its path."""
     servers = [
         uvicorn.Server(uvicorn.Config(s.app, host=host, port=s.port, log_level="warning", lifespan=s.lifespan,  # type: ignore[arg-type]
-                                      ssl_certfile=s.ssl_certfile, ssl_keyfile=s.ssl_keyfile))
+                                      ssl_certfile=s.ssl_certfile, ssl_keyfile=s.ssl_keyfile, uds=s.uds))
         for s in specs
     ]  # fmt: skip
     errors: list[BaseException] = []
@@ -80,6 +82,6 @@ def start_on_one_loop(specs: list[AppSpec], host: str = "127.0.0.1", timeout: fl
                 s.should_exit = True
             raise RuntimeError(f"servers did not start within {timeout:.0f} s")
         time.sleep(0.01)
-    ports = [s.servers[0].sockets[0].getsockname()[1] for s in servers]
-    schemes = ["https" if s.ssl_certfile else "http" for s in specs]
+    ports = [spec.uds or s.servers[0].sockets[0].getsockname()[1] for s, spec in zip(servers, specs)]
+    schemes = ["unix" if s.uds else "https" if s.ssl_certfile else "http" for s in specs]
     return LoopServers(servers, thread, host, ports, schemes, errors)

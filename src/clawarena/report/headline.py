@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from clawarena.records import TrialRecord
-from clawarena.scoring.metrics import Estimate, GroupMetrics
+from clawarena.scoring.metrics import Estimate, GroupMetrics, HarnessComparison
 
 
 def pct(x: float | None) -> str:
@@ -45,9 +45,26 @@ def _cost_cell(g: GroupMetrics) -> str:
     return "-" if g.cost_per_trial.value is None else f"${g.cost_per_trial.value:.4f}"
 
 
+def _mean_column(name: str, metric: str) -> HeadlineColumn:
+    def get(g: GroupMetrics) -> Estimate:
+        return getattr(g, metric)
+
+    return HeadlineColumn(name, lambda g: interval_text(get(g), percent=False), estimate=get, metric=metric)
+
+
+def _external(harness: str) -> bool:
+    """A harness other than the scripted controls ('' in old records)."""
+    return harness not in ("", "scripted")
+
+
 def headline_columns(records: Sequence[TrialRecord], rows: Sequence[GroupMetrics]) -> list[HeadlineColumn]:
     """Only the columns the run has data for, so the table fits a terminal."""
     columns = [HeadlineColumn("agent", lambda g: g.agent, text=True)]
+    modelled = any(r.model for r in records)
+    if modelled or any(_external(r.harness) for r in records) or len({r.harness for r in records if r.harness}) > 1:
+        columns.append(HeadlineColumn("harness", lambda g: g.harness or "-", text=True))  # the two axes of an agent
+    if modelled:
+        columns.append(HeadlineColumn("model", lambda g: g.model or "-", text=True))
     if len({g.condition for g in rows}) > 1:
         columns.append(HeadlineColumn("condition", lambda g: g.condition, text=True))
     columns.append(HeadlineColumn("trials", lambda g: str(g.trials), metric="trials"))
@@ -55,6 +72,8 @@ def headline_columns(records: Sequence[TrialRecord], rows: Sequence[GroupMetrics
         columns.append(_rate_column("TSR", "tsr"))
     if any(r.category == "safety" for r in records):
         columns += [_rate_column("UAR", "uar"), _rate_column("SCR", "scr")]
+    if any(r.shell_commands or r.escalation_attempts for r in records):  # a sandboxed harness reported its shell
+        columns += [_rate_column("escalation", "escalation_rate"), _mean_column("esc/trial", "escalations_per_trial")]
     if any(r.variant != "benign" for r in records):
         columns.append(_rate_column("ASR", "asr"))
         if any(g.asr_judged.n for g in rows):
@@ -65,3 +84,16 @@ def headline_columns(records: Sequence[TrialRecord], rows: Sequence[GroupMetrics
     if any(r.usage.get("cost_usd") for r in records):
         columns.append(HeadlineColumn("cost/trial", _cost_cell, estimate=lambda g: g.cost_per_trial, metric="cost_per_trial"))
     return columns
+
+
+HARNESS_COLUMNS = ("metric", "model", "harness a", "harness b", "b - a", "paired trials", "p (Wilcoxon)", "p (Holm)")
+HARNESS_METRIC_NAMES = {"tsr": "TSR", "uar": "UAR", "escalation_rate": "escalation"}
+
+
+def _p(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3g}"
+
+
+def harness_cells(c: HarnessComparison) -> list[str]:
+    """One row of the harness comparison, as the terminal summary and the report both show it."""
+    return [HARNESS_METRIC_NAMES.get(c.metric, c.metric), c.model, c.a, c.b, interval_text(c.difference), str(c.pairs), _p(c.p_wilcoxon), _p(c.p_holm)]

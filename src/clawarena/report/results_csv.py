@@ -1,4 +1,4 @@
-"""results.csv: one row per metrics group (level, agent, condition, suite, domain, vector) with
+"""results.csv: one row per metrics group (level, agent, condition, suite, domain, vector; its harness and model) with
 value, low, high and n of every estimate, for spreadsheets and papers.
 
 Numbers are written at full precision (repr of the float), so a reader gets exactly what the
@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from clawarena.scoring.metrics import Estimate, GroupMetrics
 
-KEY_COLUMNS = ("level", "agent", "condition", "suite", "domain", "vector")
+KEY_COLUMNS = ("level", "agent", "condition", "suite", "domain", "vector", "harness", "model")
 COUNT_COLUMNS = ("trials", "errors", "scored")
 SCALAR_COLUMNS = ("mean_score", "coverage", "attack_success", "f_attack", "tokens", "cost_usd")
 ESTIMATE_PARTS = ("value", "low", "high", "n")

@@ -8,9 +8,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from clawarena.agents.registry import check_agent_name, split_agent_name
+from clawarena.agents.registry import SCRIPTED_HARNESS, agent_kind, agent_model
 from clawarena.agents.scaffolding import Condition
-from clawarena.llm.config import ModelConfig, load_models, resolve
+from clawarena.llm.config import ModelConfig, ModelConfigError, load_models
 from clawarena.llm.preflight import check_endpoint
 from clawarena.records import TrialRecord
 from clawarena.runner.executors import EXECUTORS
@@ -21,10 +21,6 @@ from clawarena.scoring.evidence import EvidenceBounds
 from clawarena.services import services, world_factory
 from clawarena.spec.loader import SpecError, load_suite
 from clawarena.spec.models import Scenario
-
-MODEL_AGENT_KINDS = ("openai", "anthropic", "model")
-# agents that compute their moves: CPU-bound, so worker processes run them in parallel
-SCRIPTED_AGENT_KINDS = ("oracle", "noop", "naive")
 
 
 @dataclass
@@ -50,13 +46,13 @@ def _all_agents(config: RunConfig) -> list[str]:
 def plan_run(config: RunConfig) -> RunPlan:
     models = load_models(config.models_file) if config.models_file else None
     for agent in _all_agents(config):
-        check_agent_name(agent)
-        if split_agent_name(agent)[0] in MODEL_AGENT_KINDS:
-            resolve(agent, models, config.base_url)  # fail before the run starts, naming the flag
-        elif split_agent_name(agent)[0] == "openclaw":
-            from clawarena.agents.openclaw import check_agent
-
-            check_agent(split_agent_name(agent)[1], models, config.base_url)  # the spec, and a working openclaw
+        kind = agent_kind(agent)
+        try:
+            agent_model(agent, models, config.base_url)  # fail before the run starts, naming the flag
+            if kind.check is not None:
+                kind.check()  # e.g. the harness is installed
+        except ValueError as exc:
+            raise ModelConfigError(str(exc)) from None
     scenarios = select_scenarios(load_suite(config.suite), config.tasks)
     unknown = unknown_roles(config.roles, scenarios)
     if unknown:
@@ -82,13 +78,9 @@ def model_endpoints(config: RunConfig) -> dict[str, ModelConfig]:
     models = load_models(config.models_file) if config.models_file else None
     out: dict[str, ModelConfig] = {}
     for agent in _all_agents(config):
-        kind, rest = split_agent_name(agent)
-        if kind in MODEL_AGENT_KINDS:
-            out[agent] = resolve(agent, models, config.base_url)
-        elif kind == "openclaw":
-            from clawarena.agents.openclaw import model_config
-
-            out[agent] = model_config(rest, models, config.base_url)
+        model = agent_model(agent, models, config.base_url)
+        if model is not None:
+            out[agent] = model
     return out
 
 
@@ -128,7 +120,7 @@ def default_executor(config: RunConfig, workers: int, trials: int | None = None)
     """`process` for several workers when every agent is scripted (CPU-bound, the GIL would serialise
     threads) and the run has `POOL_MIN_TRIALS` trials or more; else `thread`: model agents wait on
     the network, and one process's event loop holds many waits."""
-    scripted = all(split_agent_name(a)[0] in SCRIPTED_AGENT_KINDS for a in _all_agents(config))
+    scripted = all(agent_kind(a).harness == SCRIPTED_HARNESS for a in _all_agents(config))  # CPU-bound: worker processes help
     big_enough = trials is None or trials >= POOL_MIN_TRIALS
     return "process" if workers > 1 and scripted and big_enough else "thread"
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import time
 import traceback
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from clawarena.agents.base import AgentSetup
-from clawarena.agents.registry import make_agent
+from clawarena.agents.registry import AgentIdentity, agent_identity, make_agent
 from clawarena.agents.scaffolding import META_PROMPT, Condition
 from clawarena.gateway import Gateway, GatewayOptions
+from clawarena.llm.config import ModelConfig
 from clawarena.records import Timings, TrialRecord
 from clawarena.runner.episode import EpisodeResult, run_episode_async
 from clawarena.runner.loops import synchronous
@@ -55,6 +57,33 @@ def usage_of(world: World) -> dict[str, float]:
             total[key] += e.payload.get(key, 0)
     total["cost_usd"] = round(total["cost_usd"], 6)
     return total
+
+
+def escalations_of(world: World) -> dict[str, int]:
+    """Escalation attempts by kind (route, network, file, secret), in first-seen order."""
+    out: dict[str, int] = {}
+    for e in world.ledger.of_kind("escalation_attempt"):
+        kind = str(e.payload.get("kind", ""))
+        out[kind] = out.get(kind, 0) + 1
+    return out
+
+
+def trial_identity(specs: Iterable[str], models: dict[str, ModelConfig] | None = None) -> AgentIdentity:
+    """Harness and model of a trial from the specs that played it (the models file resolves
+    `model:NAME`). Roles played by different harnesses or models join theirs with '+', sorted."""
+    identities = [agent_identity(s, models) for s in dict.fromkeys(specs)]
+    harnesses = sorted({i.harness for i in identities})
+    names = sorted({i.model for i in identities if i.model})
+    return AgentIdentity("+".join(harnesses), "+".join(names))
+
+
+def _unit_identity(unit: WorkUnit, models: dict[str, ModelConfig] | None) -> dict[str, str]:
+    """The identity of a trial that failed before its agents were made: its specs as given (never raises)."""
+    try:
+        identity = trial_identity([unit.agent, *unit.roles.values()], models)
+    except (KeyError, ValueError):  # an unknown or malformed spec: the record's error already says so
+        return {}
+    return {"harness": identity.harness, "model": identity.model}
 
 
 def _ms(start: float) -> float:
@@ -107,6 +136,9 @@ def score_world(
         final_hash=world.state_hash(),
         timings=timings,
         usage=usage_of(world),
+        shell_commands=len(world.ledger.of_kind("shell_command")),
+        escalation_attempts=len(world.ledger.of_kind("escalation_attempt")),
+        escalations=escalations_of(world),
         extra=dict(extra or {}),
         principal_outcomes={p.principal: {"utility": p.utility, "passed": p.passed} for p in score.principals},
         governance=governance_counts(world),
@@ -188,10 +220,13 @@ async def run_trial_async(
         timings.episode_ms = _ms(t1)
         run = score_world(unit, scenario, world, episode, malformed_calls=sum(gateway.malformed_calls.values()), timings=timings, evidence=evidence)
         run.record.agents = specs
+        identity = trial_identity(specs.values(), (agent_options or {}).get("models"))
+        run.record.harness, run.record.model = identity.harness, identity.model
     except Exception as exc:  # infrastructure failure: the trial is an error, never a pass or safe
         timings.total_ms = _ms(t0)
         detail = f"{type(exc).__name__}: {exc}"
-        record = TrialRecord(**base, outcome="error", termination="infrastructure_error", error=detail, timings=timings)
+        identity = _unit_identity(unit, (agent_options or {}).get("models"))
+        record = TrialRecord(**base, **identity, outcome="error", termination="infrastructure_error", error=detail, timings=timings)
         return TrialRun(record, {"unit": base, "error": detail, "traceback": traceback.format_exc()})
     timings.total_ms = _ms(t0)
     extra = {k: v for a in agents.values() for k, v in (getattr(a, "trace_data", lambda: {})() or {}).items()}

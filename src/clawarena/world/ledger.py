@@ -31,6 +31,8 @@ EventKind = Literal[
     "policy_violation",
     "refused",  # the gateway refused an action (access or policy)
     "model_call",  # one call to a model provider: tokens, cost, retries
+    "shell_command",  # a command a sandboxed harness ran (world/harness_events.ShellCommand)
+    "escalation_attempt",  # a harness reached for more than its model and MCP endpoints (world/harness_events.EscalationAttempt)
 ]
 
 

@@ -87,13 +87,19 @@ def _prefix_binds(program: str) -> list[str]:
     return ["--ro-bind", prefix, prefix]
 
 
-def _bwrap(workspace: Path, argv: list[str], env: dict[str, str]) -> list[str]:
-    args = [shutil.which("bwrap") or "bwrap", "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"]
+def top_dir_binds() -> list[str]:
+    """bwrap arguments for /bin, /lib, ...: the links they are on merged-/usr systems, else read-only binds."""
+    args: list[str] = []
     for top in _TOP_DIRS:
         if os.path.islink(top):
             args += ["--symlink", os.readlink(top), top]
         elif os.path.isdir(top):
             args += ["--ro-bind", top, top]
+    return args
+
+
+def _bwrap(workspace: Path, argv: list[str], env: dict[str, str]) -> list[str]:
+    args = [shutil.which("bwrap") or "bwrap", "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc", *top_dir_binds()]
     args += _prefix_binds(argv[0])
     args += ["--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--dir", INSIDE, "--bind", str(workspace), INSIDE,
              "--chdir", INSIDE, "--unshare-all", "--die-with-parent", "--new-session", "--clearenv",

@@ -1,0 +1,109 @@
+"""Codex CLI as a harness: `--agent codex:MODEL` (OpenAI Responses API; Codex speaks no other).
+
+One turn is `codex exec --json` with a generated `$CODEX_HOME/config.toml`: a custom model
+provider (`wire_api = "responses"`, the key by environment variable), the clawarena MCP server
+(bearer token by environment variable), approvals never asked and Codex's own sandbox off
+(it cannot nest inside ours; ours bounds it), analytics, update checks, plugins, apps and web
+search off. Stdin is /dev/null: Codex otherwise waits to read more prompt from it. The
+instructions go to AGENTS.md in its workspace. Its JSON-lines events give the agent messages,
+the MCP and shell calls (`command_execution`, with exit codes) and the turn's usage.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from clawarena.agents.harness.base import MCP_SERVER, HarnessAgent, ShellRun, Transcript, TurnContext, json_lines, register_harness
+from clawarena.agents.harness.proxy import Route
+
+PROVIDER_ID = "clawarena"
+KEY_VARIABLE = "CLAWARENA_MODEL_KEY"
+TOKEN_VARIABLE = "CLAWARENA_MCP_TOKEN"
+DISABLED_FEATURES = ("plugins", "apps", "remote_plugin", "in_app_updates", "multi_agent", "goals")
+
+
+def _toml(value: object) -> str:
+    return json.dumps(value)  # a JSON string or number is a valid TOML basic string or number
+
+
+class CodexAgent(HarnessAgent):
+    name = "codex"
+    script = "install-codex.sh"
+    provider = "openai"
+    instructions_file = "AGENTS.md"
+    tool_prefix = ""  # Codex groups MCP tools in a namespace and calls them by their own names
+
+    def files(self, ctx: TurnContext) -> dict[str, str]:
+        config = "\n".join([
+            f"model = {_toml(ctx.config.model)}",
+            f"model_provider = {_toml(PROVIDER_ID)}",
+            'approval_policy = "never"',
+            'sandbox_mode = "danger-full-access"',
+            "check_for_update_on_startup = false",
+            'web_search = "disabled"',
+            "",
+            f"[model_providers.{PROVIDER_ID}]",
+            f"name = {_toml(PROVIDER_ID)}",
+            f"base_url = {_toml(ctx.model_url)}",
+            f"env_key = {_toml(KEY_VARIABLE)}",
+            'wire_api = "responses"',
+            "",
+            f"[mcp_servers.{MCP_SERVER}]",
+            f"url = {_toml(ctx.mcp_url)}",
+            f"bearer_token_env_var = {_toml(TOKEN_VARIABLE)}",
+            "",
+            "[analytics]",
+            "enabled = false",
+            "",
+        ])  # fmt: skip
+        return {f"{ctx.state}/config.toml": config, f"{ctx.workspace}/{self.instructions_file}": ctx.instructions}
+
+    def argv(self, ctx: TurnContext) -> list[str]:
+        disabled = [arg for feature in DISABLED_FEATURES for arg in ("--disable", feature)]
+        return [*self.install.argv, "exec", "--json", "--skip-git-repo-check", "--ephemeral", *disabled,
+                "--dangerously-bypass-approvals-and-sandbox", "-C", ctx.workspace, ctx.message]  # fmt: skip
+
+    def env(self, ctx: TurnContext) -> dict[str, str]:
+        return {"CODEX_HOME": ctx.state, KEY_VARIABLE: ctx.api_key, TOKEN_VARIABLE: ctx.mcp_token, "NO_COLOR": "1"}
+
+    def model_routes(self, base_path: str) -> list[Route]:
+        return [Route("POST", re.escape(base_path) + "/responses"), Route("GET", re.escape(base_path) + "/models")]
+
+    @staticmethod
+    def parse(stdout: str) -> Transcript:
+        out = Transcript()
+        completed = False
+        for event in json_lines(stdout):
+            kind = event.get("type")
+            item = event.get("item") if isinstance(event.get("item"), dict) else {}
+            if kind == "item.completed":
+                itype = item.get("type")
+                if itype == "agent_message":
+                    out.final = str(item.get("text") or "")
+                elif itype == "mcp_tool_call":
+                    out.tool_calls.append(str(item.get("tool")))
+                elif itype == "command_execution":
+                    out.tool_calls.append("exec_command")
+                    code = item.get("exit_code")
+                    out.shell.append(ShellRun(str(item.get("command", "")), str(item.get("aggregated_output") or ""), code if isinstance(code, int) else None, str(item.get("id", ""))))
+                out.events.append({"type": kind, "item": item})
+            elif kind == "turn.completed":
+                usage = event.get("usage") or {}
+                out.input_tokens = int(usage.get("input_tokens") or 0)
+                out.output_tokens = int(usage.get("output_tokens") or 0)
+                completed = True
+                out.events.append(event)
+            elif kind in ("turn.failed", "error"):
+                error = event.get("error") if isinstance(event.get("error"), dict) else event
+                out.error = str(error.get("message") or kind)
+                out.events.append(event)
+            elif kind in ("thread.started", "turn.started"):
+                out.events.append(event)
+        out.ok = completed and not out.error
+        if not completed and not out.error:
+            out.error = "no turn.completed event in the JSON output"
+        return out
+
+
+register_harness(CodexAgent, "gpt-5-codex")
