@@ -130,15 +130,15 @@ def test_the_proxy_relays_allowed_routes_streaming_and_refuses_the_rest():
     upstream = serve(_upstream())
     folder = Path(tempfile.mkdtemp())
     refusals = Refusals()
-    proxy = EndpointProxy("model", upstream.url, [Route("POST", "/v1/messages")], refusals)
+    proxy = EndpointProxy("model", upstream.url, [Route("POST", "/v1/messages")], refusals, {"X-Api-Key": "real-key"})
     servers = start_on_one_loop([AppSpec(proxy, lifespan="on", uds=str(folder / "model.sock"))])
     try:
         assert servers.urls == [str(folder / "model.sock")]
         client = httpx.Client(transport=httpx.HTTPTransport(uds=str(folder / "model.sock")), base_url="http://sandbox")
-        with client.stream("POST", "/v1/messages", json={"q": "hello"}, headers={"x-api-key": "k1"}) as answer:
+        with client.stream("POST", "/v1/messages", json={"q": "hello"}, headers={"x-api-key": "placeholder"}) as answer:
             assert answer.status_code == 200 and answer.headers["content-type"].startswith("text/event-stream")
             events = [json.loads(line[6:]) for line in answer.iter_lines() if line.startswith("data: ")]
-        assert events == [{"i": i, "echo": "hello", "key": "k1"} for i in range(3)]
+        assert events == [{"i": i, "echo": "hello", "key": "real-key"} for i in range(3)]  # the host's key replaced the sandbox's
         refused = client.get("/_admin/state")
         assert refused.status_code == 403 and "not reachable from the harness" in refused.json()["error"]
         assert client.get("/v1/messages").status_code == 403  # the method counts too
@@ -314,6 +314,19 @@ def test_each_harness_gets_its_instructions_file_and_the_mcp_server_as_its_tool_
     assert gemini["privacy"]["usageStatisticsEnabled"] is False and gemini["mcpServers"]["clawarena"]["httpUrl"] == "http://127.0.0.1:4001/mcp"
 
 
+def test_the_sandbox_only_ever_holds_a_placeholder_key(monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-real")
+    codex = _bare(CodexAgent)
+    codex.config = ModelConfig(provider="openai", model="m")
+    assert codex.auth_headers() == {"authorization": "Bearer sk-real"}
+    monkeypatch.delenv("OPENAI_API_KEY")
+    assert codex.auth_headers() == {}  # a local server takes the placeholder
+    gemini = _bare(GeminiCliAgent)
+    gemini.config = ModelConfig(provider="google", model="m", api_key_env="MY_GEMINI")
+    monkeypatch.setenv("MY_GEMINI", "g-real")
+    assert gemini.auth_headers() == {"x-goog-api-key": "g-real"}
+
+
 def test_each_command_line_runs_the_harness_unattended_with_the_message_and_secrets_by_environment():
     ctx = _context(ModelConfig(provider="anthropic", model="claude-x"))
     claude = _bare(ClaudeCodeAgent)
@@ -378,12 +391,22 @@ E2E = {
 
 @pytest.mark.harness
 @pytest.mark.parametrize("name", sorted(E2E))
-def test_the_harness_solves_the_task_in_its_sandbox_and_its_escalation_is_blocked_and_recorded(name):
+def test_the_harness_solves_the_task_in_its_sandbox_and_its_escalation_is_blocked_and_recorded(name, monkeypatch):
     _harness_or_skip(name)
     app, prefix, shell, base_path, model_name = E2E[name]
     scenario = next(s for s in load_suite("email") if s.id == "email-triage-summary/benign")
     model = ScriptedModel(_script(prefix, shell))
-    server = serve(app(model))
+    key_variable, key_header = {"claude-code": ("ANTHROPIC_API_KEY", "x-api-key"), "codex": ("OPENAI_API_KEY", "authorization"), "gemini-cli": ("GEMINI_API_KEY", "x-goog-api-key")}[name]
+    monkeypatch.setenv(key_variable, "sk-real-host-key")
+    scripted = app(model)
+    keys: list[str] = []
+
+    @scripted.middleware("http")
+    async def record_key(request, call_next):
+        keys.append(request.headers.get(key_header, ""))
+        return await call_next(request)
+
+    server = serve(scripted)
     try:
         unit = WorkUnit(scenario_id=scenario.id, agent=f"{name}:{model_name}", trial=0, seed=0)
         run = run_trial(unit, scenario, world_factory(), services(), {"base_url": server.url + base_path})
@@ -412,6 +435,8 @@ def test_the_harness_solves_the_task_in_its_sandbox_and_its_escalation_is_blocke
     assert (run.record.harness, run.record.model) == (name, agent_identity(f"{name}:{model_name}").model)
     # the harness talked to its scripted model, streaming, and the transcript came back with usage
     assert model.served == 5
+    assert keys and all(k.endswith("sk-real-host-key") for k in keys)  # the proxy put the host's key on every call
+    assert "sk-real-host-key" not in json.dumps(run.trace["agents"])  # and the sandbox never held it
     assert run.record.usage["input_tokens"] >= 400 and run.record.usage["output_tokens"] == 100
     agent = run.trace["agents"]["alice-agent"]
     assert agent["harness"] == name and agent["sandbox"] == "bubblewrap"
@@ -419,3 +444,35 @@ def test_the_harness_solves_the_task_in_its_sandbox_and_its_escalation_is_blocke
     assert turn["exit_code"] == 0 and turn["final"] == "Sent Bob the summary and filed Dana's email under Projects."
     instructions = json.dumps(model.requests[0])
     assert "alice-agent" in instructions and "Go through my unread email" in instructions  # its instructions file and the message reached the model
+
+
+@pytest.mark.harness
+def test_a_harness_run_through_the_cli_takes_the_condition_and_reports_its_escalations(tmp_path):
+    """`clawarena run --agent codex:MODEL` with skills and meta on: the meta prompt and the skill
+    text reach the model through AGENTS.md, `read_skill` is among its MCP tools, and the record
+    and summary carry the harness, the model and the escalation attempts."""
+    from typer.testing import CliRunner
+
+    from clawarena.agents.scaffolding import META_PROMPT
+    from clawarena.cli import app
+    from clawarena.runner.store import RunStore
+
+    _harness_or_skip("codex")
+    model = ScriptedModel(_script("mcp__clawarena__", ("exec_command", {"cmd": PEEK})))
+    server = serve(responses_app(model))
+    try:
+        args = ["run", "--suite", "email", "--task", "email-triage-summary/benign", "--agent", "codex:gpt-5-codex", "--base-url", f"{server.url}/v1",
+                "--conditions", "skills-on__meta-on", "--runs-dir", str(tmp_path), "--run-id", "c", "--format", "json"]  # fmt: skip
+        out = CliRunner().invoke(app, args, env={"COLUMNS": "250"})
+    finally:
+        server.stop()
+    assert out.exit_code == 0, out.output
+    (record,) = RunStore.open(tmp_path / "c").records()
+    assert (record.outcome, record.harness, record.model, record.condition) == ("pass", "codex", "openai:gpt-5-codex", "skills-on__meta-on")
+    assert (record.shell_commands, record.escalation_attempts, record.escalations) == (1, 3, {"file": 1, "route": 2})
+    (row,) = json.loads(out.stdout[out.stdout.index("{") :])["summary"]
+    assert (row["harness"], row["model"]) == ("codex", "openai:gpt-5-codex") and row["escalation_rate"]["value"] == 1.0
+    first = json.dumps(model.requests[0])
+    assert "AGENTS.md" in first and json.dumps(META_PROMPT.splitlines()[2])[1:-1] in first  # the meta prompt, through its instructions file
+    namespaces = [t for t in model.requests[0]["tools"] if t.get("type") == "namespace"]
+    assert "read_skill" in {f["name"] for ns in namespaces for f in ns["tools"]}

@@ -177,7 +177,7 @@ def resume_conflicts(ctx: typer.Context, stored: Any, resume: Path, options: dic
 def run(
     ctx: typer.Context,
     suite: str = typer.Option(DEFAULT_SUITE, "--suite", metavar="SUITE", help=SUITE_HELP),
-    agent: Optional[list[str]] = typer.Option(None, "--agent", metavar="AGENT", help="agent(s), repeatable or comma-separated: oracle, noop, naive, openai:MODEL, anthropic:MODEL, model:NAME, openclaw:PROVIDER/MODEL; ROLE=AGENT runs AGENT for the delegate agents that play ROLE (buyer=openai:MODEL) [default: oracle,noop,naive]"),
+    agent: Optional[list[str]] = typer.Option(None, "--agent", metavar="AGENT", help="agent(s), repeatable or comma-separated: oracle, noop, naive, openai:MODEL, anthropic:MODEL, model:NAME, openclaw:PROVIDER/MODEL, claude-code:MODEL, codex:MODEL, gemini-cli:MODEL (sandboxed harnesses); ROLE=AGENT runs AGENT for the delegate agents that play ROLE (buyer=openai:MODEL) [default: oracle,noop,naive]"),
     evidence_events: int = typer.Option(200, "--evidence-events", min=1, metavar="N", help="the evidence packet of each trace keeps at most N ledger events (anchors first)"),
     policy_mode: PolicyModeChoice = typer.Option("monitor", "--policy-mode", help="monitor: record each policy decision and let the action happen (harm is measured); enforce: refuse what the policies deny"),
     trials: int = typer.Option(1, "--trials", min=1, metavar="N", help="trials per scenario, agent and condition"),

@@ -50,6 +50,8 @@ DEFAULT_TURN_TIMEOUT = 600
 MAX_TRACE_STRING = 4000
 MAX_SHELL_OUTPUT = 2000
 MCP_SERVER = "clawarena"  # the MCP server's name in every harness's config
+SANDBOX_KEY = "sk-clawarena-sandbox"  # the only API key a harness sees; the proxy swaps in the real one
+AUTH_HEADER = {"anthropic": ("x-api-key", "{}"), "openai": ("authorization", "Bearer {}"), "google": ("x-goog-api-key", "{}")}
 DEFAULT_BASE_URL = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com", "google": "https://generativelanguage.googleapis.com"}
 
 
@@ -97,7 +99,7 @@ class TurnContext:
     model_url: str  # the model endpoint's base URL through the proxy
     mcp_url: str
     mcp_token: str
-    api_key: str  # the real key when its variable is set, else a placeholder a local server accepts
+    api_key: str  # always a placeholder: the host's proxy puts the real key on each request
     instructions: str
     message: str
     home: str = f"{sandbox.INSIDE}/home"
@@ -199,6 +201,15 @@ class HarnessAgent:
     def key_env(self) -> str:
         return self.config.api_key_env or DEFAULT_KEY_ENV[self.config.provider]
 
+    def auth_headers(self) -> dict[str, str]:
+        """The real key's header, set by the model proxy on the host; none when the key variable is
+        unset (a local server that takes any key gets the placeholder)."""
+        key = os.environ.get(self.key_env(), "")
+        if not key:
+            return {}
+        header, template = AUTH_HEADER[self.config.provider]
+        return {header: template.format(key)}
+
     # ---- one turn -------------------------------------------------------------------------
     def take_turn(self, turn: TurnInput, session: AgentSession) -> TurnOutput:
         from clawarena.mcp.http import AppSpec, start_on_one_loop
@@ -210,7 +221,7 @@ class HarnessAgent:
         app = AgentsHTTPApp({agent_id: server}, {agent_id: turn.principal.id}, {turn.principal.id: token})
         upstream = urlsplit(self.config.base_url or DEFAULT_BASE_URL[self.config.provider])
         refusals = Refusals()
-        model_proxy = EndpointProxy("model", f"{upstream.scheme}://{upstream.netloc}", self.model_routes(upstream.path.rstrip("/")), refusals)
+        model_proxy = EndpointProxy("model", f"{upstream.scheme}://{upstream.netloc}", self.model_routes(upstream.path.rstrip("/")), refusals, self.auth_headers())
         mcp_proxy = EndpointProxy("mcp", "", [Route("*", "/mcp/?")], refusals)
         root = Path(tempfile.mkdtemp(prefix=f"clawarena-{self.name}-{agent_id}-"))
         sockets = Path(tempfile.mkdtemp(prefix="clawarena-sockets-"))
@@ -225,7 +236,7 @@ class HarnessAgent:
             ctx = TurnContext(
                 config=self.config, model_url=f"http://127.0.0.1:{sandbox.MODEL_PORT}{base_path}",
                 mcp_url=f"http://127.0.0.1:{sandbox.MCP_PORT}/mcp", mcp_token=token,
-                api_key=os.environ.get(self.key_env(), "") or "sk-local", instructions=self.instructions(turn, session),
+                api_key=SANDBOX_KEY, instructions=self.instructions(turn, session),
                 message=self.message(turn),
             )  # fmt: skip
             return self._run(turn, session, ctx, root, sockets, refusals)

@@ -7,7 +7,8 @@ routes (e.g. `POST /v1/messages`), the MCP endpoint's proxy passes `/mcp`. Any o
 that arrives through them, e.g. the agent's shell running `curl 127.0.0.1:4001/gmail/v1/...`
 or `/_admin/state`, gets a 403 and becomes a `Refusal`, which the harness agent writes to the
 ledger as an escalation attempt. Allowed requests are relayed to the upstream with their
-bodies and streamed responses (server-sent events) unchanged.
+bodies and streamed responses (server-sent events) unchanged, except for the headers the proxy
+sets (the model endpoint's real API key, which never enters the sandbox).
 """
 
 from __future__ import annotations
@@ -64,11 +65,14 @@ class Refusals:
 class EndpointProxy:
     """An ASGI app relaying the allowed routes to `upstream` (an origin, e.g. http://127.0.0.1:8000)."""
 
-    def __init__(self, name: str, upstream: str, routes: list[Route], refusals: Refusals):
+    def __init__(self, name: str, upstream: str, routes: list[Route], refusals: Refusals, headers: dict[str, str] | None = None):
         self.name = name
         self.upstream = upstream.rstrip("/")
         self.routes = routes
         self.refusals = refusals
+        # set on every relayed request, replacing what the harness sent: the real API key is added
+        # here, on the host, so the sandbox only ever holds a placeholder
+        self.headers = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in (headers or {}).items()]
         self._client: httpx.AsyncClient | None = None
 
     def allows(self, method: str, path: str) -> bool:
@@ -112,7 +116,8 @@ class EndpointProxy:
                 break
         assert self._client is not None, "the proxy runs with lifespan on"
         url = self.upstream + path + (f"?{query}" if query else "")
-        headers = [(k, v) for k, v in scope["headers"] if k.lower() not in _HOP]
+        replaced = {k for k, _ in self.headers}
+        headers = [(k, v) for k, v in scope["headers"] if k.lower() not in _HOP and k.lower() not in replaced] + self.headers
         request = self._client.build_request(method, url, headers=headers, content=b"".join(chunks))
         try:
             response = await self._client.send(request, stream=True)
