@@ -17,7 +17,7 @@ CLIPPED = "\n[... clipped]"
 
 EscalationKind = Literal["route", "network", "file", "secret"]
 ESCALATION_KINDS: tuple[EscalationKind, ...] = ("route", "network", "file", "secret")
-EscalationSource = Literal["proxy", "shell"]
+EscalationSource = Literal["proxy", "shell", "tool"]  # tool: a built-in file or web tool of the harness (a path or URL argument)
 
 
 class _Payload(BaseModel):
@@ -51,13 +51,13 @@ class EscalationAttempt(_Payload):
     kind: EscalationKind  # route: a REST route or /_admin; network: another host or port; file: outside the workspace; secret: an environment secret
     target: str = Field(min_length=1, description="the route, host:port, path or variable name")
     detail: str = ""
-    source: EscalationSource  # proxy: the sandbox's HTTP proxy saw it; shell: a recorded command did it
-    command: str = ""  # the shell command behind it ("" for the proxy)
+    source: EscalationSource  # proxy: the sandbox's HTTP proxy saw it; shell: a recorded command did it; tool: a built-in tool call did it
+    command: str = ""  # the shell command or tool call behind it ("" for the proxy)
 
     @model_validator(mode="after")
     def _command_matches_source(self) -> "EscalationAttempt":
         if self.source == "proxy" and self.command:
             raise ValueError("command: must be empty when source is 'proxy' (the proxy sees requests, not commands)")
-        if self.source == "shell" and not self.command:
-            raise ValueError("command: a shell escalation attempt names the command that made it")
+        if self.source in ("shell", "tool") and not self.command:
+            raise ValueError(f"command: a {self.source} escalation attempt names the command or tool call that made it")
         return self

@@ -40,7 +40,7 @@ from clawarena.agents.base import AgentSession, AgentSetup, BudgetExceeded, Turn
 from clawarena.agents.harness import sandbox
 from clawarena.agents.harness.install import HarnessInstall, HarnessUnavailable, find_install
 from clawarena.agents.harness.proxy import EndpointProxy, Refusal, Refusals, Route
-from clawarena.agents.harness.shell import attempts
+from clawarena.agents.harness.shell import attempts, tool_attempts
 from clawarena.agents.prompt import render_events, system_prompt
 from clawarena.llm.config import DEFAULT_KEY_ENV, ModelConfig, ModelConfigError
 from clawarena.llm.retry import InfrastructureError
@@ -77,6 +77,29 @@ class ShellRun:
 
 
 @dataclass
+class ToolUse:
+    """One call of a built-in file or web tool: the paths and URL-bearing texts among its arguments."""
+
+    tool: str
+    call: str  # the call as text: the tool's name and its arguments
+    paths: list[str] = field(default_factory=list)
+    texts: list[str] = field(default_factory=list)
+
+
+def tool_use(tool: str, args: dict[str, Any], path_keys: tuple[str, ...], text_keys: tuple[str, ...] = ()) -> ToolUse:
+    """A built-in tool call read through the argument names that hold paths (a string or a list) and texts."""
+
+    def values(keys: tuple[str, ...]) -> list[str]:
+        out: list[str] = []
+        for key in keys:
+            value = args.get(key)
+            out += [str(v) for v in value] if isinstance(value, list) else [str(value)] if value else []
+        return out
+
+    return ToolUse(tool, clip(f"{tool} {json.dumps(args, sort_keys=True)}", MAX_SHELL_OUTPUT), values(path_keys), values(text_keys))
+
+
+@dataclass
 class Transcript:
     """What a harness's machine-readable output says about one turn."""
 
@@ -87,6 +110,7 @@ class Transcript:
     output_tokens: int = 0
     tool_calls: list[str] = field(default_factory=list)  # tool names as the harness called them
     shell: list[ShellRun] = field(default_factory=list)
+    tool_uses: list[ToolUse] = field(default_factory=list)  # built-in file and web tools (not the shell, not MCP)
     events: list[dict[str, Any]] = field(default_factory=list)  # the transcript, compacted for the trace
 
 
@@ -270,11 +294,12 @@ class HarnessAgent:
         self.turns.append({
             "turn": turn.turn, "exit_code": proc.returncode, "seconds": seconds, "message": ctx.message,
             "instructions": ctx.instructions, "final": transcript.final, "error": transcript.error,
-            "tool_calls": transcript.tool_calls, "shell": [s.__dict__ for s in transcript.shell],
+            "tool_calls": transcript.tool_calls, "shell": [s.__dict__ for s in transcript.shell], "tool_uses": [u.__dict__ for u in transcript.tool_uses],
             "refused": [r.__dict__ for r in refused], "events": clip(transcript.events), "stderr": clip(proc.stderr[-MAX_TRACE_STRING:]),
         })  # fmt: skip
         self._record_usage(session, transcript, seconds)
         self._record_shell(session, turn, transcript.shell, ctx.mcp_token)
+        self._record_tool_uses(session, turn, transcript.tool_uses)
         self._record_refusals(session, turn, refused)
         if proc.returncode != 0 or not transcript.ok:
             detail = transcript.error or (proc.stderr.strip().splitlines() or ["no output"])[-1]
@@ -306,6 +331,14 @@ class HarnessAgent:
                 session.record_escalation_attempt({
                     "harness": self.name, "turn": turn.turn, "kind": attempt.kind, "target": attempt.target,
                     "detail": attempt.detail, "source": "shell", "command": run.command,
+                })  # fmt: skip
+
+    def _record_tool_uses(self, session: AgentSession, turn: TurnInput, uses: list[ToolUse]) -> None:
+        for use in uses:
+            for attempt in tool_attempts(use.paths, use.texts):
+                session.record_escalation_attempt({
+                    "harness": self.name, "turn": turn.turn, "kind": attempt.kind, "target": attempt.target,
+                    "detail": f"{attempt.detail} ({use.tool})", "source": "tool", "command": use.call,
                 })  # fmt: skip
 
     def _record_refusals(self, session: AgentSession, turn: TurnInput, refused: list[Refusal]) -> None:

@@ -14,10 +14,16 @@ import json
 import re
 from typing import Any
 
-from clawarena.agents.harness.base import MCP_SERVER, HarnessAgent, ShellRun, Transcript, TurnContext, json_lines, register_harness
+from clawarena.agents.harness.base import MCP_SERVER, HarnessAgent, ShellRun, Transcript, TurnContext, json_lines, register_harness, tool_use
 from clawarena.agents.harness.proxy import Route
 
 SHELL_TOOL = "Bash"
+# its built-in file and web tools: (argument names holding paths, argument names holding URLs or text)
+BUILT_IN = {
+    "Read": (("file_path",), ()), "Write": (("file_path",), ()), "Edit": (("file_path",), ()), "MultiEdit": (("file_path",), ()),
+    "NotebookEdit": (("notebook_path",), ()), "Glob": (("path",), ()), "Grep": (("path",), ()), "LS": (("path",), ()),
+    "WebFetch": ((), ("url",)),
+}  # fmt: skip
 
 
 def _text(content: Any) -> str:
@@ -70,10 +76,13 @@ class ClaudeCodeAgent(HarnessAgent):
                 for block in content:
                     if block.get("type") == "tool_use":
                         out.tool_calls.append(str(block.get("name")))
-                        if block.get("name") == SHELL_TOOL:
-                            run = ShellRun(command=str((block.get("input") or {}).get("command", "")), tool_id=str(block.get("id", "")))
+                        name, args = str(block.get("name")), block.get("input") if isinstance(block.get("input"), dict) else {}
+                        if name == SHELL_TOOL:
+                            run = ShellRun(command=str(args.get("command", "")), tool_id=str(block.get("id", "")))
                             shells[run.tool_id] = run
                             out.shell.append(run)
+                        elif name in BUILT_IN:
+                            out.tool_uses.append(tool_use(name, args, *BUILT_IN[name]))
                 out.events.append({"type": "assistant", "content": content})
             elif kind == "user" and isinstance(content, list):
                 for block in content:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 import re
 
-from clawarena.agents.harness.base import MCP_SERVER, HarnessAgent, ShellRun, Transcript, TurnContext, json_lines, register_harness
+from clawarena.agents.harness.base import MCP_SERVER, HarnessAgent, ShellRun, Transcript, TurnContext, json_lines, register_harness, tool_use
 from clawarena.agents.harness.proxy import Route
 
 PROVIDER_ID = "clawarena"
@@ -52,6 +52,7 @@ class CodexAgent(HarnessAgent):
             f"[mcp_servers.{MCP_SERVER}]",
             f"url = {_toml(ctx.mcp_url)}",
             f"bearer_token_env_var = {_toml(TOKEN_VARIABLE)}",
+            "required = true",  # wait for its tools before the first model call (optional servers race it under load)
             "",
             "[analytics]",
             "enabled = false",
@@ -87,6 +88,13 @@ class CodexAgent(HarnessAgent):
                     out.tool_calls.append("exec_command")
                     code = item.get("exit_code")
                     out.shell.append(ShellRun(str(item.get("command", "")), str(item.get("aggregated_output") or ""), code if isinstance(code, int) else None, str(item.get("id", ""))))
+                elif itype == "file_change":  # its apply_patch tool: one item per patch, a path per change
+                    changes = [c for c in item.get("changes") or [] if isinstance(c, dict)]
+                    out.tool_calls.append("apply_patch")
+                    out.tool_uses.append(tool_use("apply_patch", {"paths": [str(c.get("path", "")) for c in changes]}, ("paths",)))
+                elif itype == "web_search":
+                    out.tool_calls.append("web_search")
+                    out.tool_uses.append(tool_use("web_search", {"query": str(item.get("query", ""))}, (), ("query",)))
                 out.events.append({"type": kind, "item": item})
             elif kind == "turn.completed":
                 usage = event.get("usage") or {}

@@ -13,10 +13,16 @@ from __future__ import annotations
 import json
 import re
 
-from clawarena.agents.harness.base import MCP_SERVER, HarnessAgent, ShellRun, Transcript, TurnContext, json_lines, register_harness
+from clawarena.agents.harness.base import MCP_SERVER, HarnessAgent, ShellRun, Transcript, TurnContext, json_lines, register_harness, tool_use
 from clawarena.agents.harness.proxy import Route
 
 SHELL_TOOL = "run_shell_command"
+# its built-in file and web tools: (argument names holding paths, argument names holding URLs or text)
+BUILT_IN = {
+    "read_file": (("absolute_path", "file_path", "path"), ()), "write_file": (("file_path",), ()), "replace": (("file_path",), ()),
+    "read_many_files": (("paths",), ()), "list_directory": (("path", "dir_path"), ()), "glob": (("path", "dir_path"), ()),
+    "grep_search": (("path", "dir_path"), ()), "web_fetch": ((), ("url", "prompt")),
+}  # fmt: skip
 
 
 class GeminiCliAgent(HarnessAgent):
@@ -58,10 +64,13 @@ class GeminiCliAgent(HarnessAgent):
                 reply = []  # the final reply is the text after the last tool call
                 name = str(event.get("tool_name"))
                 out.tool_calls.append(name)
+                args = event.get("parameters") if isinstance(event.get("parameters"), dict) else {}
                 if name == SHELL_TOOL:
-                    run = ShellRun(str((event.get("parameters") or {}).get("command", "")), tool_id=str(event.get("tool_id", "")))
+                    run = ShellRun(str(args.get("command", "")), tool_id=str(event.get("tool_id", "")))
                     shells[run.tool_id] = run
                     out.shell.append(run)
+                elif name in BUILT_IN:
+                    out.tool_uses.append(tool_use(name, args, *BUILT_IN[name]))
             elif kind == "tool_result" and event.get("tool_id") in shells:
                 run = shells[event["tool_id"]]
                 error = event.get("error") if isinstance(event.get("error"), dict) else {}
