@@ -17,9 +17,8 @@ from __future__ import annotations
 import json
 import re
 import socket
-import time
 import urllib.parse
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -34,8 +33,9 @@ from clawarena.services import services, world_factory
 from clawarena.spec.loader import load_suite
 from clawarena.tools.core import Tool
 
-EXAMPLES_PER_ROUTE = 12  # about 214 routes x 12 requests: well inside the time budget below
-BUDGET_S = 90.0  # the whole module on this 2-core machine; measured about a third of it
+# about 214 routes x 12 requests, fixed (derandomized): the work is bounded by the count, not by a
+# wall-clock budget, which a loaded machine would turn into failures (about 30 s on 2 idle cores)
+EXAMPLES_PER_ROUTE = 12
 SCENARIO = "docs-injection-in-comment/benign"  # rows in all five services (drive comments too), built in under a second
 
 SERVICES = services()
@@ -64,7 +64,6 @@ class Served:
     tokens: list[str]
     admin: str
     ids: list[str]
-    started: float = field(default_factory=time.monotonic)
 
 
 def _ids_in(state: dict[str, Any]) -> list[str]:
@@ -328,8 +327,6 @@ FUZZ = settings(
 
 @pytest.mark.parametrize("route", ROUTES, ids=_route_id)
 def test_no_input_gives_a_5xx_and_the_world_still_serves(served, route):
-    assert time.monotonic() - served.started < BUDGET_S, f"the fuzz test is over its {BUDGET_S:.0f} s budget: lower EXAMPLES_PER_ROUTE"
-
     restore(served)  # every route starts from the same world; its examples are one fixed sequence
 
     @FUZZ

@@ -28,6 +28,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "tasks": ("tasks", "app", "group"),
     "tools": ("tools", "app", "group"),
     "runs": ("runs", "app", "group"),
+    "synth": ("synth", "app", "group"),
 }
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Optional
 
 import typer
-from clawarena.commands.base import DEFAULT_SUITE, FORMAT_HELP, SUITE_HELP, OutputFormat, console, fail, find_scenario, indented, make_typer, quoted
+from clawarena.commands.base import DEFAULT_SUITE, FORMAT_HELP, SUITE_HELP, OutputFormat, console, fail, find_scenario, indented, make_typer, quoted, split
 
 if TYPE_CHECKING:
     from clawarena.tools.core import Tool
@@ -22,9 +22,9 @@ GATEWAY = "gateway"  # the gateway's own tools (peer messages, approvals, skills
 def catalogue() -> dict[str, list[Tool]]:
     """Every tool by service, in a stable order; the gateway's own tools last."""
     from clawarena.gateway import GATEWAY_TOOLS
-    from clawarena.services import services
+    from clawarena.services.toolhub import tool_catalogue
 
-    out = {s.name: sorted(s.tools, key=lambda t: t.name) for s in services()}
+    out = tool_catalogue()
     out[GATEWAY] = list(GATEWAY_TOOLS)
     return out
 
@@ -202,6 +202,47 @@ def tools_show(
     if defs:
         say("types used above (JSON schema):")
         say(json.dumps(defs, indent=2, ensure_ascii=False))
+
+
+# The hub's argument names as the options a user typed.
+SEARCH_OPTIONS = {"query": "QUERY", "services": "--service", "kinds": "--kind", "k": "-k", "distractors": "--distractors", "seed": "--seed"}
+
+
+def matched_text(matched: dict[str, list[str]]) -> str:
+    return "; ".join(f"{field}: {', '.join(terms)}" for field, terms in matched.items()) or "-"
+
+
+@app.command("search")
+def tools_search(
+    query: str = typer.Argument(..., metavar="QUERY", help="what the tool should do, e.g. 'share a file with someone'"),
+    service: Optional[list[str]] = typer.Option(None, "--service", metavar="SERVICE", help="only these services' tools (repeat or comma-separate; see `clawarena tools list`)"),
+    kind: Optional[list[str]] = typer.Option(None, "--kind", metavar="[READ|WRITE|SEND]", help="only tools of these kinds (repeat or comma-separate)"),
+    k: int = typer.Option(10, "-k", min=1, metavar="N", help="at most this many tools"),
+    distractors: int = typer.Option(0, "--distractors", min=0, metavar="N", help="also N tools of the same services unrelated to the query, as task synthesis draws them"),
+    seed: int = typer.Option(0, "--seed", metavar="SEED", help="with --distractors: which ones (same seed, same distractors)"),
+    output: OutputFormat = typer.Option("table", "--format", help=FORMAT_HELP),
+) -> None:
+    """The tools that best match a request (BM25 over names, descriptions, kinds and parameters), with
+    their scores and which fields matched; ties by name."""
+    from clawarena.services.toolhub import ToolHubError, hub
+
+    services, kinds = split(service) or None, split(kind) or None
+    try:
+        found = hub(catalogue()).retrieve(query, services=services, kinds=kinds, k=k, distractors=distractors, seed=seed)
+    except ToolHubError as exc:
+        fail(f"{SEARCH_OPTIONS.get(exc.argument, exc.argument)}: {exc.reason}")
+    if output == "json":
+        print(json.dumps(found.model_dump(mode="json"), indent=2, ensure_ascii=False))
+        return
+    say = lambda text: console.print(text, highlight=False, markup=False, soft_wrap=True)  # noqa: E731
+    for rank, hit in enumerate(found.hits, 1):
+        say(f"{rank:>3}  {hit.score:7.2f}  {hit.name}  ({hit.service}, {hit.kind})")
+        say(f"              matched {matched_text(hit.matched)}")
+    if found.distractors:
+        say(f"distractors (seed {found.seed}):")
+        for hit in found.distractors:
+            say(f"       {hit.score:7.2f}  {hit.name}  ({hit.service}, {hit.kind})")
+    say(f"{len(found.hits)} tool(s) for {' '.join(found.terms)}; `clawarena tools show NAME` for a tool's arguments")
 
 
 # ---- docs/tools.md -------------------------------------------------------------------------------
