@@ -291,6 +291,19 @@ def test_preflight_probes_a_gemini_endpoint():
         server.stop()
 
 
+def test_a_message_larger_than_one_argument_reaches_the_harness_on_stdin(tmp_path):
+    _sandbox_or_skip()
+    root, sockets = tmp_path / "root", tmp_path / "sockets"
+    for name in ("home", "state", "workspace", "tmp"):
+        (root / name).mkdir(parents=True)
+    sockets.mkdir()
+    sandbox.prepare(root, sockets)
+    message = "## New events (turn 1)\n" + "x" * 300_000  # past the 128 KiB one argv string may hold
+    argv = sandbox.command(sandbox.SandboxSpec(["/usr/bin/python3", "-c", "import sys; print(len(sys.stdin.read()))"], {}, root, sockets))
+    proc = subprocess.run(argv, input=message, capture_output=True, text=True, timeout=60, check=False)
+    assert (proc.returncode, proc.stdout.strip()) == (0, str(len(message))), proc.stderr
+
+
 def test_no_bubblewrap_is_one_clear_error(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
     assert "bubblewrap (bwrap) is not installed: run scripts/install-bubblewrap.sh" in sandbox.problem()
@@ -387,21 +400,23 @@ def test_the_sandbox_only_ever_holds_a_placeholder_key(monkeypatch):
     assert gemini.auth_headers() == {"x-goog-api-key": "g-real"}
 
 
-def test_each_command_line_runs_the_harness_unattended_with_the_message_and_secrets_by_environment():
+def test_each_command_line_runs_the_harness_unattended_with_the_message_on_stdin_and_secrets_by_environment():
     ctx = _context(ModelConfig(provider="anthropic", model="claude-x"))
     claude = _bare(ClaudeCodeAgent)
     argv = claude.argv(ctx)
-    assert argv[0] == "/opt/h/bin/h" and argv[argv.index("-p") + 1] == ctx.message and argv[argv.index("--model") + 1] == "claude-x"
+    assert argv[0] == "/opt/h/bin/h" and "-p" in argv and argv[argv.index("--model") + 1] == "claude-x"
     assert {"--strict-mcp-config", "--no-session-persistence"} <= set(argv) and argv[argv.index("--permission-mode") + 1] == "bypassPermissions"
     env = claude.env(ctx)
     assert env["ANTHROPIC_BASE_URL"] == ctx.model_url and env["ENABLE_TOOL_SEARCH"] == "false" and env["CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC"] == "1"
     codex = _bare(CodexAgent)
     argv = codex.argv(ctx)
-    assert argv[:2] == ["/opt/h/bin/h", "exec"] and argv[-1] == ctx.message and "--dangerously-bypass-approvals-and-sandbox" in argv
+    assert argv[:2] == ["/opt/h/bin/h", "exec"] and argv[-1] == "-" and "--dangerously-bypass-approvals-and-sandbox" in argv
     assert argv[argv.index("-C") + 1] == "/agent/workspace" and codex.env(ctx)["CLAWARENA_MCP_TOKEN"] == "tok-1"
     gemini = _bare(GeminiCliAgent)
     argv = gemini.argv(ctx)
-    assert argv[argv.index("-p") + 1] == ctx.message and argv[argv.index("--approval-mode") + 1] == "yolo" and argv[argv.index("-o") + 1] == "stream-json"
+    assert "-p" not in argv and argv[argv.index("--approval-mode") + 1] == "yolo" and argv[argv.index("-o") + 1] == "stream-json"
+    for agent in (claude, codex, gemini):  # the message goes on stdin: one argument holds at most 128 KiB, a long history more
+        assert agent.prompt_on_stdin and ctx.message not in agent.argv(ctx)
     assert gemini.env(ctx)["GOOGLE_GEMINI_BASE_URL"] == ctx.model_url and gemini.env(ctx)["GEMINI_CLI_HOME"] == "/agent/state"
 
 

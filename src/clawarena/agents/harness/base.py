@@ -175,6 +175,8 @@ class HarnessAgent:
     provider: ClassVar[str]  # the model API it speaks
     instructions_file: ClassVar[str]  # where it reads project instructions, in its workspace
     tool_prefix: ClassVar[str]  # how it names the MCP server's tools
+    # the message on stdin rather than in argv, where one argument holds at most 128 KiB
+    prompt_on_stdin: ClassVar[bool] = False
 
     def __init__(self, setup: AgentSetup, config: ModelConfig):
         self.setup = setup
@@ -217,7 +219,7 @@ class HarnessAgent:
         return f"{head}\n\nYour tools for this work are the `{self.tool_prefix}*` tools of the `{MCP_SERVER}` MCP server; they act in your principal's workspace."
 
     def message(self, turn: TurnInput) -> str:
-        # headings, not rules: a message that starts with '-' would be read as an option
+        # markdown headings, not '---' rules: a message must never look like a command-line option
         parts = [f"## Earlier turn {i}\n{events}\n\nYour reply then:\n{reply or '(none)'}" for i, (events, reply) in enumerate(self.history, start=1)]
         parts.append(f"## New events (turn {turn.turn})\n{render_events(turn.events)}")
         return "\n\n".join(parts)
@@ -281,7 +283,8 @@ class HarnessAgent:
         spec = sandbox.SandboxSpec(self.argv(ctx), self.env(ctx), root, sockets, self.install.binds, self.install.path)
         t0 = time.perf_counter()
         try:
-            proc = subprocess.run(sandbox.command(spec), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=self.turn_timeout, check=False)
+            proc = subprocess.run(sandbox.command(spec), input=ctx.message if self.prompt_on_stdin else "", capture_output=True, text=True,
+                                  timeout=self.turn_timeout, check=False)  # fmt: skip
         except subprocess.TimeoutExpired as exc:
             self._record_refusals(session, turn, refusals.take())
             raise BudgetExceeded(f"{self.name} turn did not finish within {self.turn_timeout} s") from exc

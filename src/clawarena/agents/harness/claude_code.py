@@ -1,6 +1,6 @@
 """Claude Code as a harness: `--agent claude-code:MODEL` (Anthropic messages API).
 
-One turn is `claude -p MESSAGE --output-format stream-json --verbose` with a strict MCP config
+One turn is `claude -p --output-format stream-json --verbose`, the message on stdin, with a strict MCP config
 naming only the clawarena server, permissions bypassed (it runs as uid 65534 inside the
 sandbox, which is what bounds it), no session persistence, non-essential traffic, telemetry
 and updates off, and Tool Search off (else the MCP tools hide behind a search tool). The
@@ -40,6 +40,7 @@ class ClaudeCodeAgent(HarnessAgent):
     provider = "anthropic"
     instructions_file = "CLAUDE.md"
     tool_prefix = f"mcp__{MCP_SERVER}__"
+    prompt_on_stdin = True  # `claude -p` with no prompt argument reads it from stdin
 
     def files(self, ctx: TurnContext) -> dict[str, str]:
         server = {"type": "http", "url": ctx.mcp_url, "headers": {"Authorization": f"Bearer {ctx.mcp_token}"}}
@@ -47,7 +48,7 @@ class ClaudeCodeAgent(HarnessAgent):
 
     def argv(self, ctx: TurnContext) -> list[str]:
         return [
-            *self.install.argv, "-p", ctx.message, "--output-format", "stream-json", "--verbose", "--model", ctx.config.model,
+            *self.install.argv, "-p", "--output-format", "stream-json", "--verbose", "--model", ctx.config.model,
             "--mcp-config", f"{ctx.state}/mcp.json", "--strict-mcp-config", "--permission-mode", "bypassPermissions",
             "--no-session-persistence",
         ]  # fmt: skip

@@ -4,7 +4,7 @@ One turn is `codex exec --json` with a generated `$CODEX_HOME/config.toml`: a cu
 provider (`wire_api = "responses"`, the key by environment variable), the clawarena MCP server
 (bearer token by environment variable), approvals never asked and Codex's own sandbox off
 (it cannot nest inside ours; ours bounds it), analytics, update checks, plugins, apps and web
-search off. Stdin is /dev/null: Codex otherwise waits to read more prompt from it. The
+search off. The prompt comes on stdin (`codex exec -`), which Codex reads to its end. The
 instructions go to AGENTS.md in its workspace. Its JSON-lines events give the agent messages,
 the MCP and shell calls (`command_execution`, with exit codes) and the turn's usage.
 """
@@ -33,6 +33,7 @@ class CodexAgent(HarnessAgent):
     provider = "openai"
     instructions_file = "AGENTS.md"
     tool_prefix = ""  # Codex groups MCP tools in a namespace and calls them by their own names
+    prompt_on_stdin = True  # `codex exec -` reads the prompt from stdin (and with any other stdin waits to read more)
 
     def files(self, ctx: TurnContext) -> dict[str, str]:
         config = "\n".join([
@@ -63,7 +64,7 @@ class CodexAgent(HarnessAgent):
     def argv(self, ctx: TurnContext) -> list[str]:
         disabled = [arg for feature in DISABLED_FEATURES for arg in ("--disable", feature)]
         return [*self.install.argv, "exec", "--json", "--skip-git-repo-check", "--ephemeral", *disabled,
-                "--dangerously-bypass-approvals-and-sandbox", "-C", ctx.workspace, ctx.message]  # fmt: skip
+                "--dangerously-bypass-approvals-and-sandbox", "-C", ctx.workspace, "-"]  # fmt: skip
 
     def env(self, ctx: TurnContext) -> dict[str, str]:
         return {"CODEX_HOME": ctx.state, KEY_VARIABLE: ctx.api_key, TOKEN_VARIABLE: ctx.mcp_token, "NO_COLOR": "1"}

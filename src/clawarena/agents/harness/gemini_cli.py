@@ -1,6 +1,6 @@
 """Gemini CLI as a harness: `--agent gemini-cli:MODEL` (the Gemini API).
 
-One turn is `gemini -p MESSAGE -o stream-json -m MODEL --approval-mode yolo` with a generated
+One turn is `gemini -o stream-json -m MODEL --approval-mode yolo`, the message on stdin, with a generated
 `$GEMINI_CLI_HOME/.gemini/settings.json`: API-key auth (without a selected auth type it exits
 41), folder trust off (in an untrusted folder it silently turns yolo off), usage statistics,
 telemetry and updates off, and the clawarena MCP server with its bearer header. The endpoint is
@@ -31,6 +31,7 @@ class GeminiCliAgent(HarnessAgent):
     provider = "google"
     instructions_file = "GEMINI.md"
     tool_prefix = f"mcp_{MCP_SERVER}_"
+    prompt_on_stdin = True  # with stdin not a terminal and no -p, it runs once, non-interactively, on what stdin holds
 
     def files(self, ctx: TurnContext) -> dict[str, str]:
         settings = {
@@ -43,7 +44,7 @@ class GeminiCliAgent(HarnessAgent):
         return {f"{ctx.state}/.gemini/settings.json": json.dumps(settings, indent=2), f"{ctx.workspace}/{self.instructions_file}": ctx.instructions}
 
     def argv(self, ctx: TurnContext) -> list[str]:
-        return [*self.install.argv, "-p", ctx.message, "-o", "stream-json", "-m", ctx.config.model, "--approval-mode", "yolo"]
+        return [*self.install.argv, "-o", "stream-json", "-m", ctx.config.model, "--approval-mode", "yolo"]
 
     def env(self, ctx: TurnContext) -> dict[str, str]:
         return {"GOOGLE_GEMINI_BASE_URL": ctx.model_url, "GEMINI_API_KEY": ctx.api_key, "GEMINI_CLI_HOME": ctx.state, "NO_COLOR": "1"}
