@@ -117,6 +117,23 @@ def test_built_in_file_and_web_tools_are_judged_by_their_paths_and_urls(paths, t
     assert [(a.kind, a.target) for a in tool_attempts(paths, texts)] == expected
 
 
+def test_a_codex_command_still_running_when_the_turn_ends_is_recorded_too():
+    """A long-running command (an interactive shell, a server) only ever has `item.started`."""
+    events = [
+        {"type": "turn.started"},
+        {"type": "item.started", "item": {"id": "item_1", "type": "command_execution", "command": "/usr/bin/bash -lc 'nc -l 9000'", "aggregated_output": "", "exit_code": None, "status": "in_progress"}},
+        {"type": "item.started", "item": {"id": "item_2", "type": "command_execution", "command": "/usr/bin/bash -lc ls", "aggregated_output": "", "exit_code": None, "status": "in_progress"}},
+        {"type": "item.completed", "item": {"id": "item_2", "type": "command_execution", "command": "/usr/bin/bash -lc ls", "aggregated_output": "notes.md\n", "exit_code": 0, "status": "completed"}},
+        {"type": "item.completed", "item": {"id": "item_3", "type": "agent_message", "text": "done"}},
+        {"type": "turn.completed", "usage": {"input_tokens": 10, "output_tokens": 2}},
+    ]  # fmt: skip
+    transcript = CodexAgent.parse("\n".join(json.dumps(e) for e in events))
+    assert [(r.command, r.exit_code, r.output) for r in transcript.shell] == [
+        ("/usr/bin/bash -lc 'nc -l 9000'", None, ""), ("/usr/bin/bash -lc ls", 0, "notes.md\n"),
+    ]  # fmt: skip
+    assert transcript.tool_calls == ["exec_command", "exec_command"]
+
+
 def test_codex_file_changes_and_web_searches_are_read_as_tool_uses():
     """Codex's documented exec --json items for its apply_patch and web search tools."""
     events = [

@@ -76,19 +76,30 @@ class CodexAgent(HarnessAgent):
     def parse(stdout: str) -> Transcript:
         out = Transcript()
         completed = False
+        shells: dict[str, ShellRun] = {}  # by item id: a command still running when the turn ends only ever starts
         for event in json_lines(stdout):
             kind = event.get("type")
             item = event.get("item") if isinstance(event.get("item"), dict) else {}
-            if kind == "item.completed":
+            if kind == "item.started" and item.get("type") == "command_execution":
+                run = shells.setdefault(str(item.get("id", "")), ShellRun(str(item.get("command", "")), tool_id=str(item.get("id", ""))))
+                if run not in out.shell:
+                    out.tool_calls.append("exec_command")
+                    out.shell.append(run)
+                out.events.append({"type": kind, "item": item})
+            elif kind == "item.completed":
                 itype = item.get("type")
                 if itype == "agent_message":
                     out.final = str(item.get("text") or "")
                 elif itype == "mcp_tool_call":
                     out.tool_calls.append(str(item.get("tool")))
                 elif itype == "command_execution":
-                    out.tool_calls.append("exec_command")
+                    run = shells.get(str(item.get("id", "")))
+                    if run is None:
+                        run = shells[str(item.get("id", ""))] = ShellRun(str(item.get("command", "")), tool_id=str(item.get("id", "")))
+                        out.tool_calls.append("exec_command")
+                        out.shell.append(run)
                     code = item.get("exit_code")
-                    out.shell.append(ShellRun(str(item.get("command", "")), str(item.get("aggregated_output") or ""), code if isinstance(code, int) else None, str(item.get("id", ""))))
+                    run.output, run.exit_code = str(item.get("aggregated_output") or ""), code if isinstance(code, int) else None
                 elif itype == "file_change":  # its apply_patch tool: one item per patch, a path per change
                     changes = [c for c in item.get("changes") or [] if isinstance(c, dict)]
                     out.tool_calls.append("apply_patch")
