@@ -213,6 +213,10 @@ class HarnessAgent:
         """The harness's machine-readable output of one turn, read."""
         raise NotImplementedError
 
+    def read_state(self, state: Path, transcript: Transcript) -> None:
+        """What the harness's own state folder adds to the turn's transcript (after the run, on the
+        host); most harnesses' output says everything."""
+
     # ---- prompt -------------------------------------------------------------------------
     def instructions(self, turn: TurnInput, session: AgentSession) -> str:
         head = system_prompt(turn.principal, self.setup.spec, session.now_iso(), self.extra_sections)
@@ -293,6 +297,7 @@ class HarnessAgent:
             (root / f"turn-{turn.turn}.stdout").write_text(proc.stdout)
             (root / f"turn-{turn.turn}.stderr").write_text(proc.stderr)
         transcript = self.parse(proc.stdout)
+        self.read_state(root / "state", transcript)
         refused = refusals.take()
         self.turns.append({
             "turn": turn.turn, "exit_code": proc.returncode, "seconds": seconds, "message": ctx.message,

@@ -6,13 +6,16 @@ provider (`wire_api = "responses"`, the key by environment variable), the clawar
 (it cannot nest inside ours; ours bounds it), analytics, update checks, plugins, apps and web
 search off. The prompt comes on stdin (`codex exec -`), which Codex reads to its end. The
 instructions go to AGENTS.md in its workspace. Its JSON-lines events give the agent messages,
-the MCP and shell calls (`command_execution`, with exit codes) and the turn's usage.
+the MCP and shell calls (`command_execution`, with exit codes) and the turn's usage; what it
+types into a running shell (`write_stdin`) is read from its session's rollout file, which
+`--ephemeral` would not write.
 """
 
 from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 from clawarena.agents.harness.base import MCP_SERVER, HarnessAgent, ShellRun, Transcript, TurnContext, json_lines, register_harness, tool_use
 from clawarena.agents.harness.proxy import Route
@@ -21,6 +24,26 @@ PROVIDER_ID = "clawarena"
 KEY_VARIABLE = "CLAWARENA_MODEL_KEY"
 TOKEN_VARIABLE = "CLAWARENA_MCP_TOKEN"
 DISABLED_FEATURES = ("plugins", "apps", "remote_plugin", "in_app_updates", "multi_agent", "goals")
+
+
+def typed_input(rollouts: list[Path]) -> list[ShellRun]:
+    """The `write_stdin` calls of Codex's rollout files, each as the shell input it typed (with the
+    output the session gave back)."""
+    calls: dict[str, ShellRun] = {}
+    for path in rollouts:
+        for event in json_lines(path.read_text(errors="replace")):
+            item = event.get("payload") if event.get("type") == "response_item" and isinstance(event.get("payload"), dict) else {}
+            if item.get("type") == "function_call" and item.get("name") == "write_stdin":
+                try:
+                    args = json.loads(item.get("arguments") or "{}")
+                except ValueError:
+                    args = {}
+                chars = str(args.get("chars", "")).strip() if isinstance(args, dict) else ""
+                if chars:
+                    calls[str(item.get("call_id", ""))] = ShellRun(chars, tool_id=str(item.get("call_id", "")))
+            elif item.get("type") == "function_call_output" and str(item.get("call_id", "")) in calls:
+                calls[str(item["call_id"])].output = str(item.get("output") or "")
+    return list(calls.values())
 
 
 def _toml(value: object) -> str:
@@ -63,11 +86,18 @@ class CodexAgent(HarnessAgent):
 
     def argv(self, ctx: TurnContext) -> list[str]:
         disabled = [arg for feature in DISABLED_FEATURES for arg in ("--disable", feature)]
-        return [*self.install.argv, "exec", "--json", "--skip-git-repo-check", "--ephemeral", *disabled,
+        return [*self.install.argv, "exec", "--json", "--skip-git-repo-check", *disabled,
                 "--dangerously-bypass-approvals-and-sandbox", "-C", ctx.workspace, "-"]  # fmt: skip
 
     def env(self, ctx: TurnContext) -> dict[str, str]:
         return {"CODEX_HOME": ctx.state, KEY_VARIABLE: ctx.api_key, TOKEN_VARIABLE: ctx.mcp_token, "NO_COLOR": "1"}
+
+    def read_state(self, state: Path, transcript: Transcript) -> None:
+        """Input typed into a running shell session (`write_stdin`) appears in no `exec --json`
+        event; the session's rollout file holds every function call, so it is read from there."""
+        for run in typed_input(sorted(state.glob("sessions/**/rollout-*.jsonl"))):
+            transcript.tool_calls.append("write_stdin")
+            transcript.shell.append(run)
 
     def model_routes(self, base_path: str) -> list[Route]:
         return [Route("POST", re.escape(base_path) + "/responses"), Route("GET", re.escape(base_path) + "/models")]
