@@ -3,9 +3,6 @@ behaviour as an app that registers every command up front, and a command line im
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from importlib import import_module
 
 import pytest
@@ -14,6 +11,7 @@ from typer.testing import CliRunner
 
 from clawarena import cli
 from clawarena.commands.base import Group, make_typer
+from tests.cli_imports import modules_after
 
 runner = CliRunner()
 
@@ -70,13 +68,5 @@ def test_the_commands_mapping_acts_as_a_dict():
 
 
 def test_a_command_line_imports_only_its_own_command_module(tmp_path):
-    code = (
-        "import sys\nfrom clawarena.cli import app\n"
-        "try:\n    app(['tasks', 'list', '--suite', 'email'], prog_name='clawarena')\nexcept SystemExit as exc:\n    assert exc.code in (0, None)\n"
-        "print('MODULES', ' '.join(sorted(m for m in sys.modules if m.startswith('clawarena.commands.'))))\n"
-    )
-    env = {**os.environ, "CLAWARENA_CACHE_DIR": str(tmp_path), "COLUMNS": "200"}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
-    assert out.returncode == 0, out.stderr
-    line = [ln for ln in out.stdout.splitlines() if ln.startswith("MODULES")][-1]
-    assert set(line.split()[1:]) == {"clawarena.commands.base", "clawarena.commands.coerce", "clawarena.commands.tasks"}
+    loaded = modules_after(["tasks", "list", "--suite", "email"], tmp_path)
+    assert loaded == {"clawarena.commands.base", "clawarena.commands.coerce", "clawarena.commands.tasks"}

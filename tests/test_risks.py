@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -29,6 +28,7 @@ from clawarena.spec.prototype import (
 )
 from clawarena.spec.suite_index import BUNDLED_SUITES
 from clawarena.spec.taxonomy import SURFACES
+from tests.cli_imports import modules_after
 
 ROOT = Path(__file__).resolve().parent.parent
 runner = CliRunner()
@@ -383,13 +383,5 @@ def test_docs_risks_md_is_current():
 
 
 def test_synth_taxonomy_imports_only_its_own_command_module_and_no_plugins(tmp_path):
-    code = (
-        "import sys\nfrom clawarena.cli import app\n"
-        "try:\n    app(['synth', 'taxonomy', '--format', 'json'], prog_name='clawarena')\nexcept SystemExit as exc:\n    assert exc.code in (0, None)\n"
-        "print('MODULES', ' '.join(sorted(m for m in sys.modules if m.startswith(('clawarena.commands.', 'clawarena.services', 'clawarena.plugins')))))\n"
-    )
-    env = {**os.environ, "CLAWARENA_CACHE_DIR": str(tmp_path)}
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
-    assert out.returncode == 0, out.stderr
-    line = [ln for ln in out.stdout.splitlines() if ln.startswith("MODULES")][-1]
-    assert set(line.split()[1:]) == {"clawarena.commands.base", "clawarena.commands.coerce", "clawarena.commands.synth"}
+    loaded = modules_after(["synth", "taxonomy", "--format", "json"], tmp_path, ("clawarena.commands.", "clawarena.services", "clawarena.plugins"))
+    assert loaded == {"clawarena.commands.base", "clawarena.commands.coerce", "clawarena.commands.synth"}

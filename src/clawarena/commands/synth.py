@@ -5,6 +5,7 @@ the targets a synthesized task names (spec/risks.yaml). `render_markdown` is doc
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import typer
 
@@ -58,3 +59,44 @@ def synth_taxonomy(
             say(f"  {leaf.id:<{width}}  {leaf.surface:<13}  {leaf.name}: {leaf.definition}")
             say(f"  {'':<{width}}  {'':<13}  sources: {', '.join(leaf.sources)}")
     say(f"{len(tax.leaves())} risk targets in {len(tax.categories)} categories")
+
+
+@app.command("prototypes")
+def synth_prototypes(
+    out: Path = typer.Option(..., "--out", metavar="DIR", help="folder for the prototype files (one ID.yaml per prototype); must be empty unless --force"),
+    seed: int = typer.Option(0, "--seed", metavar="N", help="the sample's seed: the same seed and count give the same files"),
+    count: int = typer.Option(..., "--count", min=1, metavar="N", help="how many prototypes to draw (coverage of every leaf and channel comes first)"),
+    force: bool = typer.Option(False, "--force", help="write into a non-empty folder, replacing files of the same name"),
+    output: OutputFormat = typer.Option("table", "--format", help=FORMAT_HELP),
+) -> None:
+    """Sample prototypes over the risk leaf x scenario x risk source x channel grid, offline and
+    deterministically, and write each as canonical YAML; prints the coverage."""
+    if out.exists() and not out.is_dir():
+        fail(f"--out: {out} is a file, not a folder")
+    if out.is_dir() and any(out.iterdir()) and not force:
+        fail(f"--out: {out} is not empty; pass --force to write into it")
+    from clawarena.spec.errors import SpecError
+    from clawarena.spec.prototype import save_prototype
+    from clawarena.synth.sampler import SamplerError, coverage, sample_prototypes
+
+    try:
+        protos = sample_prototypes(seed, count)
+    except SamplerError as exc:
+        fail(f"--{exc.argument}: {exc.reason}" if exc.argument in ("seed", "count") else str(exc))
+    except SpecError as exc:
+        fail(str(exc))
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        for proto in protos:
+            save_prototype(proto, out / f"{proto.id}.yaml")
+    except OSError as exc:
+        fail(f"--out: cannot write {out}: {exc.strerror or exc}")
+    cov = coverage(protos)
+    if output == "json":
+        print(json.dumps({"out": str(out), "seed": seed, "count": count, "prototypes": [p.id for p in protos], "coverage": cov.model_dump()}, indent=2))
+        return
+    say = lambda text: console.print(text, highlight=False, markup=False, soft_wrap=True)  # noqa: E731
+    say(f"{'what':<10}  {'covered':>7}  {'total':>5}  missing")
+    say(f"{'leaves':<10}  {cov.leaves_covered:>7}  {cov.leaves_total:>5}  {', '.join(cov.missing_leaves) or '-'}")
+    say(f"{'channels':<10}  {cov.channels_covered:>7}  {cov.channels_total:>5}  {', '.join(cov.missing_channels) or '-'}")
+    say(f"wrote {len(protos)} prototype(s) to {out} (seed {seed})")

@@ -9,7 +9,7 @@ bad YAML and unknown fields are errors naming the file and field path) and check
 from __future__ import annotations
 
 import difflib
-import threading
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Literal, get_args
@@ -126,18 +126,11 @@ def load_taxonomy(path: Path | str) -> Taxonomy:
         raise SpecError(render(path, pydantic_problems(exc, parsed.data), parsed.lines)) from None
 
 
-_lock = threading.Lock()
-_loaded: list[Taxonomy] = []
-
-
+@lru_cache(maxsize=1)
 def taxonomy() -> Taxonomy:
     """The bundled taxonomy, read and checked once per process."""
-    if not _loaded:
-        with _lock:
-            if not _loaded:
-                with resources.as_file(resources.files("clawarena.spec") / DATA_FILE) as path:
-                    _loaded.append(load_taxonomy(path))
-    return _loaded[0]
+    with resources.as_file(resources.files("clawarena.spec") / DATA_FILE) as path:
+        return load_taxonomy(path)
 
 
 def risk(risk_id: str) -> RiskLeaf:
