@@ -321,6 +321,41 @@ def test_a_message_larger_than_one_argument_reaches_the_harness_on_stdin(tmp_pat
     assert (proc.returncode, proc.stdout.strip()) == (0, str(len(message))), proc.stderr
 
 
+def _rollout(path: Path, chars: str) -> None:
+    call_item = {"type": "function_call", "name": "write_stdin", "call_id": "c1", "arguments": json.dumps({"session_id": 1, "chars": chars})}
+    path.write_text(json.dumps({"type": "response_item", "payload": call_item}) + "\n")
+
+
+def test_the_host_never_follows_a_symlink_the_harness_left_in_its_folder(tmp_path):
+    """The trial folder is the harness's while it runs; the host reads and writes there afterwards
+    (as root, often): a symlink planted there must not lead it to a host file."""
+    from clawarena.agents.harness.base import Transcript
+
+    host = tmp_path / "host"
+    host.mkdir()
+    secret = host / "secret.jsonl"
+    _rollout(secret, "cat /etc/shadow")  # a host file that looks like a rollout
+    state = tmp_path / "state"
+    (state / "sessions" / "2026").mkdir(parents=True)
+    _rollout(state / "sessions" / "2026" / "rollout-real.jsonl", "ls")
+    (state / "sessions" / "2026" / "rollout-planted.jsonl").symlink_to(secret)
+    (state / "sessions" / "linked").symlink_to(host, target_is_directory=True)
+    transcript = Transcript()
+    _bare(CodexAgent).read_state(state, transcript)
+    assert [r.command for r in transcript.shell] == ["ls"]  # only the real rollout; neither link was followed
+    assert sandbox.files_in(state / "sessions", "rollout-*.jsonl") == [state / "sessions" / "2026" / "rollout-real.jsonl"]
+    with pytest.raises(OSError):
+        sandbox.read_text(state / "sessions" / "2026" / "rollout-planted.jsonl")
+    target = host / "passwd"
+    target.write_text("root:x:0:0\n")
+    (tmp_path / "turn-1.stdout").symlink_to(target)
+    with pytest.raises(FileExistsError):
+        sandbox.write_text(tmp_path / "turn-1.stdout", "overwritten")
+    assert target.read_text() == "root:x:0:0\n"
+    sandbox.write_text(tmp_path / "turn-1.stderr", "kept")
+    assert (tmp_path / "turn-1.stderr").read_text() == "kept"
+
+
 def test_no_bubblewrap_is_one_clear_error(monkeypatch):
     monkeypatch.setenv("PATH", "/nonexistent")
     assert "bubblewrap (bwrap) is not installed: run scripts/install-bubblewrap.sh" in sandbox.problem()

@@ -294,8 +294,11 @@ class HarnessAgent:
             raise BudgetExceeded(f"{self.name} turn did not finish within {self.turn_timeout} s") from exc
         seconds = round(time.perf_counter() - t0, 3)
         if self.keep:  # the raw output, next to the kept folder's config, for debugging a harness
-            (root / f"turn-{turn.turn}.stdout").write_text(proc.stdout)
-            (root / f"turn-{turn.turn}.stderr").write_text(proc.stderr)
+            for stream, text in (("stdout", proc.stdout), ("stderr", proc.stderr)):
+                try:
+                    sandbox.write_text(root / f"turn-{turn.turn}.{stream}", text)
+                except FileExistsError:  # the harness left that name there (maybe a symlink): not ours to write
+                    pass
         transcript = self.parse(proc.stdout)
         self.read_state(root / "state", transcript)
         refused = refusals.take()

@@ -17,6 +17,7 @@ import json
 import re
 from pathlib import Path
 
+from clawarena.agents.harness import sandbox
 from clawarena.agents.harness.base import MCP_SERVER, HarnessAgent, ShellRun, Transcript, TurnContext, json_lines, register_harness, tool_use
 from clawarena.agents.harness.proxy import Route
 
@@ -31,7 +32,11 @@ def typed_input(rollouts: list[Path]) -> list[ShellRun]:
     output the session gave back)."""
     calls: dict[str, ShellRun] = {}
     for path in rollouts:
-        for event in json_lines(path.read_text(errors="replace")):
+        try:
+            text = sandbox.read_text(path)
+        except OSError:  # replaced by a symlink or gone since it was listed
+            continue
+        for event in json_lines(text):
             item = event.get("payload") if event.get("type") == "response_item" and isinstance(event.get("payload"), dict) else {}
             if item.get("type") == "function_call" and item.get("name") == "write_stdin":
                 try:
@@ -95,7 +100,7 @@ class CodexAgent(HarnessAgent):
     def read_state(self, state: Path, transcript: Transcript) -> None:
         """Input typed into a running shell session (`write_stdin`) appears in no `exec --json`
         event; the session's rollout file holds every function call, so it is read from there."""
-        for run in typed_input(sorted(state.glob("sessions/**/rollout-*.jsonl"))):
+        for run in typed_input(sandbox.files_in(state / "sessions", "rollout-*.jsonl")):
             transcript.tool_calls.append("write_stdin")
             transcript.shell.append(run)
 

@@ -119,3 +119,35 @@ def command(spec: SandboxSpec) -> list[str]:
                  "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]  # fmt: skip
     forward = ["--listen", f"{MODEL_PORT}={SOCKETS}/model.sock", "--listen", f"{MCP_PORT}={SOCKETS}/mcp.sock"]
     return [*args, SYSTEM_PYTHON, FORWARDER, *forward, "--", *spec.argv]
+
+
+# ---- the host touching what the sandbox wrote ---------------------------------------------------
+# The trial folder belongs to the harness while it runs: any name in it may be a symlink to a host
+# path. The host (often root) must never follow one, whether it reads or writes there.
+def files_in(folder: Path, name: str) -> list[Path]:
+    """Regular files under `folder` whose name matches the glob `name`, found without following
+    a symlink (to a file or a folder), in sorted order."""
+    found: list[Path] = []
+    if folder.is_symlink() or not folder.is_dir():
+        return found
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=False):
+        dirnames[:] = [d for d in dirnames if not os.path.islink(os.path.join(dirpath, d))]
+        for filename in filenames:
+            path = Path(dirpath) / filename
+            if path.match(name) and path.is_file() and not path.is_symlink():
+                found.append(path)
+    return sorted(found)
+
+
+def read_text(path: Path, limit: int = 64 * 1024 * 1024) -> str:
+    """A file the sandbox wrote, read without following a symlink (O_NOFOLLOW) and at most `limit` bytes."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    with os.fdopen(fd, "rb") as f:
+        return f.read(limit).decode("utf-8", errors="replace")
+
+
+def write_text(path: Path, text: str) -> None:
+    """Write a new file into a folder the sandbox had: never through a name it left behind."""
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as f:
+        f.write(text)
