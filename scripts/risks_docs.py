@@ -8,25 +8,10 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
+
+from generated_doc import write_or_check
 
 from clawarena.commands.synth import render_markdown
 
-ROOT = Path(__file__).resolve().parent.parent
-RISKS_MD = ROOT / "docs" / "risks.md"
-
-
-def main(argv: list[str]) -> int:
-    text = render_markdown()
-    if "--check" in argv:
-        if not RISKS_MD.exists() or RISKS_MD.read_text() != text:
-            print(f"{RISKS_MD} is out of date: run python scripts/risks_docs.py", file=sys.stderr)
-            return 1
-        return 0
-    RISKS_MD.write_text(text)
-    print(f"wrote {RISKS_MD}")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(write_or_check(sys.argv[1:], "docs/risks.md", render_markdown, "risks_docs.py"))

@@ -15,7 +15,7 @@ from clawarena.spec.models import LOADER_CHECKS_REFERENCES, Scenario, TaskSpec, 
 from clawarena.spec.references import reference_problems
 from clawarena.spec.suite_index import BUNDLED_SUITES, bundled_suite_names, find_suite_folder
 from clawarena.spec.validate import catalog_problems
-from clawarena.spec.yamlread import read_task_yaml
+from clawarena.spec.yamlread import read_yaml_mapping
 
 __all__ = ["SpecError", "bundled_suites", "expand", "load_suite", "load_task_file", "merge_fixtures", "resolve_suite_dir"]
 
@@ -25,11 +25,8 @@ def load_task_file(path: Path | str) -> TaskSpec:
     every name it takes from the plugins' catalog. Raise SpecError listing each problem as
     `file: field.path: what (line N)`."""
     path = Path(path)
-    parsed = read_task_yaml(path)
+    parsed = read_yaml_mapping(path, "task file")
     data = parsed.data
-    if not isinstance(data, dict):
-        found = "an empty file" if data is None else f"a {type(data).__name__}"
-        raise SpecError([f"{path}: <top>: a task file must be a mapping, found {found}"])
     try:
         task = TaskSpec.model_validate(data, context={LOADER_CHECKS_REFERENCES: True})
     except ValidationError as exc:

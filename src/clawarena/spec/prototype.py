@@ -27,7 +27,7 @@ from clawarena.spec import catalog
 from clawarena.spec.base import Strict
 from clawarena.spec.errors import Problem, SpecError, pydantic_problems, render
 from clawarena.spec.risks import RiskSource, risk
-from clawarena.spec.yamlread import read_task_yaml
+from clawarena.spec.yamlread import read_yaml_mapping
 
 SLUG = r"^[a-z0-9]+(-[a-z0-9]+)*$"
 GATEWAY = "gateway"  # the gateway's own tools (peer messages, approvals): every agent may have them
@@ -190,11 +190,8 @@ def _near(name: str, names: set[str], what: str) -> str:
 def load_prototype_file(path: Path | str) -> Prototype:
     """Parse and check one prototype file; SpecError lists each problem as `file: field.path: what`."""
     path = Path(path)
-    parsed = read_task_yaml(path)
+    parsed = read_yaml_mapping(path, "prototype file")
     data = parsed.data
-    if not isinstance(data, dict):
-        found = "an empty file" if data is None else f"a {type(data).__name__}"
-        raise SpecError([f"{path}: <top>: a prototype file must be a mapping, found {found}"])
     try:
         proto = Prototype.model_validate(data)
     except ValidationError as exc:

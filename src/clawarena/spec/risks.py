@@ -19,7 +19,7 @@ from pydantic import Field, ValidationError, field_validator, model_validator
 from clawarena.spec.base import Strict
 from clawarena.spec.errors import SpecError, pydantic_problems, render
 from clawarena.spec.taxonomy import Surface
-from clawarena.spec.yamlread import read_task_yaml
+from clawarena.spec.yamlread import read_yaml_mapping
 
 DATA_FILE = "risks.yaml"
 
@@ -117,9 +117,7 @@ def unknown_message(risk_id: object, ids: tuple[str, ...]) -> str:
 def load_taxonomy(path: Path | str) -> Taxonomy:
     """Read and check a taxonomy file; SpecError lists each problem as `file: field.path: what`."""
     path = Path(path)
-    parsed = read_task_yaml(path)
-    if not isinstance(parsed.data, dict):
-        raise SpecError([f"{path}: <top>: a taxonomy file must be a mapping"])
+    parsed = read_yaml_mapping(path, "taxonomy file")
     try:
         return Taxonomy.model_validate(parsed.data)
     except ValidationError as exc:

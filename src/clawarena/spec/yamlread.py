@@ -166,3 +166,13 @@ def read_task_yaml(path: Path) -> TaskYaml:
         if loader is not None:
             loader.dispose()
     return TaskYaml(data=data, lines=lines)
+
+
+def read_yaml_mapping(path: Path, what: str) -> TaskYaml:
+    """`read_task_yaml`, and the top level must be a mapping: SpecError `file: <top>: a WHAT must
+    be a mapping, found ...` otherwise (e.g. what="task file")."""
+    parsed = read_task_yaml(path)
+    if not isinstance(parsed.data, dict):
+        found = "an empty file" if parsed.data is None else f"a {type(parsed.data).__name__}"
+        raise SpecError([f"{path}: <top>: a {what} must be a mapping, found {found}"])
+    return parsed

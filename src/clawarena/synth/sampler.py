@@ -34,7 +34,7 @@ from clawarena.spec.prototype import (
     catalog_problems,
 )
 from clawarena.spec.risks import RiskSource, taxonomy
-from clawarena.spec.yamlread import read_task_yaml
+from clawarena.spec.yamlread import read_yaml_mapping
 
 # Under spec/ because pyproject's package-data ships spec/*.yaml (not synth/*.yaml) today.
 PHRASES_PACKAGE, PHRASES_FILE = "clawarena.synth", "phrases.yaml"
@@ -90,9 +90,7 @@ def load_phrases(path: Path | str) -> Phrases:
     """Read a phrase file and check it against the taxonomy and the catalog; SpecError names the
     file and field of each problem."""
     path = Path(path)
-    parsed = read_task_yaml(path)
-    if not isinstance(parsed.data, dict):
-        raise SpecError([f"{path}: <top>: a phrase file must be a mapping"])
+    parsed = read_yaml_mapping(path, "phrase file")
     try:
         phrases = Phrases.model_validate(parsed.data)
     except ValidationError as exc:

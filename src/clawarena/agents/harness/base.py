@@ -126,7 +126,6 @@ class TurnContext:
     api_key: str  # always a placeholder: the host's proxy puts the real key on each request
     instructions: str
     message: str
-    home: str = f"{sandbox.INSIDE}/home"
     state: str = f"{sandbox.INSIDE}/state"
     workspace: str = f"{sandbox.INSIDE}/workspace"
 

@@ -74,11 +74,6 @@ def prepare(root: Path, sockets: Path) -> None:
             os.lchown(os.path.join(dirpath, name), NOBODY, NOBODY)
 
 
-def inside(host: Path, root: Path) -> str:
-    """A path under the trial folder as the harness sees it."""
-    return f"{INSIDE}/{host.relative_to(root).as_posix()}".rstrip("/.") if host != root else INSIDE
-
-
 def _parent_dirs(paths: list[str]) -> list[str]:
     """Mount points' parents made world-traversable: bubblewrap would make them 0700 as root,
     and uid 65534 could not reach what is bound below them."""
