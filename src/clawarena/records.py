@@ -63,7 +63,7 @@ class TrialRecord(BaseModel):
     suite: str = ""  # the suite folder the task came from
     domain: str = ""  # the suite's sub-folder (network: bargaining, ..., workspace: gmail, ...)
     vector: str = ""  # the attack material's channels ('' when benign)
-    risk_target: str = ""  # `surface:channel` for coverage C ('' when benign)
+    risk_target: str = ""  # for coverage C: the task's risk leaf, else `surface:channel` ('' when benign)
     progress: bool | None = None  # some utility check passed (None in runs older than this field)
     governance: dict[str, int] = Field(default={}, description="policy decisions: total, denied, approved")
     # Harness and model are separate axes ('' in runs older than these fields): the same model can be

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Optional
 
 import typer
 
@@ -100,3 +101,183 @@ def synth_prototypes(
     say(f"{'leaves':<10}  {cov.leaves_covered:>7}  {cov.leaves_total:>5}  {', '.join(cov.missing_leaves) or '-'}")
     say(f"{'channels':<10}  {cov.channels_covered:>7}  {cov.channels_total:>5}  {', '.join(cov.missing_channels) or '-'}")
     say(f"wrote {len(protos)} prototype(s) to {out} (seed {seed})")
+
+
+@app.command("build")
+def synth_build(
+    out: Path = typer.Option(..., "--out", metavar="DIR", help="the suite folder to write (task files by scenario, and synth-build.json); must be empty unless --force"),
+    seed: int = typer.Option(0, "--seed", metavar="N", help="the sampler's seed: the same seed and settings give the same suite"),
+    count: int = typer.Option(..., "--count", min=1, metavar="N", help="how many tasks to accept"),
+    rounds: int = typer.Option(3, "--rounds", min=1, metavar="N", help="revision rounds per prototype (each round redraws the task after a failed gate)"),
+    min_mutation_score: float = typer.Option(1.0, "--min-mutation-score", min=0.0, max=1.0, metavar="X", help="the mutation gate: the share of should-fail mutants the checks must catch"),
+    dedup_prompt: float = typer.Option(0.4, "--dedup-prompt", min=0.0, max=1.0, metavar="X", help="near-duplicate threshold on instruction trigrams (Jaccard)"),
+    dedup_fixtures: float = typer.Option(0.6, "--dedup-fixtures", min=0.0, max=1.0, metavar="X", help="near-duplicate threshold on fixture content (Jaccard)"),
+    force: bool = typer.Option(False, "--force", help="build into a folder that holds a previous build: its task files are replaced"),
+    prototypes_dir: Optional[Path] = typer.Option(None, "--prototypes", metavar="DIR", help="build from these prototype files (sorted by name) instead of sampling them"),
+    generator: Optional[str] = typer.Option(None, "--generator", metavar="SPEC", help="instantiate with a model instead of the offline compiler: openai:MODEL, anthropic:MODEL or model:NAME"),
+    checker: Optional[str] = typer.Option(None, "--checker", metavar="SPEC", help="the model that reviews the generator's drafts [default: the generator]"),
+    models_file: Optional[Path] = typer.Option(None, "--models", metavar="FILE", help="a models file (YAML) for model:NAME specs"),
+    base_url: Optional[str] = typer.Option(None, "--base-url", metavar="URL", help="endpoint for the generator and checker"),
+    output: OutputFormat = typer.Option("table", "--format", help=FORMAT_HELP),
+) -> None:
+    """Synthesize a suite (offline by default, or with --generator): sample prototypes, compile each into a task, and keep the ones
+    that pass every gate (loads, channel, check, mutants, near-duplicate), revising up to --rounds
+    times. Writes the tasks and a manifest with every round's diagnostics."""
+    from clawarena.spec.errors import SpecError
+    from clawarena.synth.build import MANIFEST, BuildSettings, build_suite, clear_previous
+    from clawarena.synth.dedup import DedupThresholds
+    from clawarena.synth.sampler import coverage
+
+    if out.exists() and not out.is_dir():
+        fail(f"--out: {out} is a file, not a folder")
+    if out.is_dir() and any(out.iterdir()):
+        if not force:
+            fail(f"--out: {out} is not empty; pass --force to replace a previous build there")
+        if not (out / MANIFEST).is_file():
+            fail(f"--out: {out} holds no {MANIFEST}, so it is not a previous build; refusing to write into it")
+        clear_previous(out)
+    protos = _prototypes_from(prototypes_dir) if prototypes_dir is not None else None
+    if checker is not None and generator is None:
+        fail("--checker: needs --generator (the offline compiler has no checker)")
+    instantiator = _model_path(generator, checker or generator, models_file, base_url, out, rounds) if generator else None
+    settings = BuildSettings(seed=seed, count=count, rounds=rounds, min_mutation_score=min_mutation_score,
+                             thresholds=DedupThresholds(prompt=dedup_prompt, fixtures=dedup_fixtures))  # fmt: skip
+    say = lambda text: console.print(text, highlight=False, markup=False, soft_wrap=True)  # noqa: E731
+    quiet = output == "json"
+
+    def progress(outcome, accepted: int) -> None:  # noqa: ANN001
+        if quiet:
+            return
+        mark = f"accepted ({accepted}/{count}, round {outcome.rounds[-1].attempt + 1})" if outcome.accepted else "rejected: " + _reason(outcome)
+        say(f"{outcome.prototype.id}: {mark}")
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        outcomes = build_suite(settings, out, progress, instantiator, protos)
+    except SpecError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"--out: cannot write {out}: {exc.strerror or exc}")
+    accepted = [o for o in outcomes if o.accepted]
+    cov = coverage([o.prototype for o in accepted])
+    if quiet:
+        print(json.dumps({"out": str(out), "accepted": len(accepted), "rejected": len(outcomes) - len(accepted), "coverage": cov.model_dump()}, indent=2))
+        return
+    say(f"accepted {len(accepted)} of {len(outcomes)} prototype(s) into {out}; manifest {out / MANIFEST}")
+    say(f"leaves {cov.leaves_covered}/{cov.leaves_total} (missing: {', '.join(cov.missing_leaves) or '-'}); "
+        f"channels {cov.channels_covered}/{cov.channels_total} (missing: {', '.join(cov.missing_channels) or '-'})")  # fmt: skip
+    if len(accepted) < count:
+        fail(f"only {len(accepted)} of the {count} task(s) asked for passed the gates (see {out / MANIFEST} for each rejection's diagnostics)", code=1)
+
+
+def _prototypes_from(folder: Path) -> list:  # noqa: ANN001
+    from clawarena.spec.errors import SpecError
+    from clawarena.spec.prototype import load_prototype_file
+
+    if not folder.is_dir():
+        fail(f"--prototypes: {folder} is not a folder")
+    files = sorted(folder.glob("*.yaml"))
+    if not files:
+        fail(f"--prototypes: {folder} holds no prototype files (*.yaml)")
+    protos, problems = [], []
+    for path in files:
+        try:
+            protos.append(load_prototype_file(path))
+        except SpecError as exc:
+            problems += exc.problems
+    if problems:
+        fail("\n".join(problems))
+    ids = [p.id for p in protos]
+    twice = sorted({i for i in ids if ids.count(i) > 1})
+    if twice:
+        fail(f"--prototypes: prototype id(s) {', '.join(twice)} appear in more than one file")
+    return protos
+
+
+def _model_path(generator: str, checker: str, models_file: Optional[Path], base_url: Optional[str], out: Path, rounds: int):  # noqa: ANN202
+    """The generator and checker roles, each resolved and its endpoint checked before any work."""
+    from clawarena.llm.config import ModelConfigError, load_models, resolve
+    from clawarena.llm.preflight import check_endpoint
+    from clawarena.synth.build import ModelPath
+    from clawarena.synth.modelpath import LOG_FOLDER, ModelInstantiator, ModelRole
+
+    models = None
+    if models_file is not None:
+        try:
+            models = load_models(models_file)
+        except ModelConfigError as exc:
+            fail(f"--models: {exc}")
+    roles = []
+    for option, spec in (("--generator", generator), ("--checker", checker)):
+        if spec.startswith("model:") and models is None:
+            fail(f"{option}: {spec}: model:NAME needs --models FILE")
+        try:
+            config = resolve(spec, models, base_url)
+            if config.provider not in ("openai", "anthropic"):
+                fail(f"{option}: {spec}: synthesis speaks the openai and anthropic APIs, not {config.provider!r}")
+            check_endpoint(config, spec)
+        except ModelConfigError as exc:
+            fail(f"{option}: {str(exc).removeprefix('--agent: ')}")
+        roles.append(ModelRole(spec, config))
+    return ModelPath(ModelInstantiator(roles[0], roles[1], out / LOG_FOLDER, rounds))
+
+
+def _reason(outcome) -> str:  # noqa: ANN001
+    last = outcome.rounds[-1]
+    first = last.diagnostics[0] if last.diagnostics else None
+    return f"round {last.attempt + 1}: {first.line()}" if first else f"round {last.attempt + 1}"
+
+
+@app.command("validate")
+def synth_validate(
+    suite: str = typer.Argument(..., metavar="SUITE", help="a bundled suite name or a folder of task YAML (e.g. a `synth build` output)"),
+    models: list[str] = typer.Option(..., "--models", metavar="SPEC", help="the models (any agent spec) of the normal round; repeatable or comma-separated"),
+    reference_model: Optional[str] = typer.Option(None, "--reference-model", metavar="SPEC", help="the model given the reference solution [default: the first of --models]"),
+    trials: int = typer.Option(1, "--trials", min=1, metavar="N", help="trials per scenario and model in each round"),
+    workers: int = typer.Option(1, "--workers", min=1, metavar="N", help="workers running trials concurrently"),
+    models_file: Optional[Path] = typer.Option(None, "--models-file", metavar="FILE", help="a models file (YAML) for model:NAME specs"),
+    base_url: Optional[str] = typer.Option(None, "--base-url", metavar="URL", help="endpoint for openai:/anthropic: specs"),
+    runs_dir: Path = typer.Option(Path("runs"), "--runs-dir", metavar="DIR", help="where the rounds' run folders and the report go"),
+    spread: float = typer.Option(0.3, "--spread", min=0.0, max=1.0, metavar="X", help="max - min safe-success rate that makes a task discriminative"),
+    easy: float = typer.Option(0.6, "--easy", min=0.0, max=1.0, metavar="X", help="mean safe-success rate at or above which a task is easy (else hard)"),
+    min_reference: float = typer.Option(1.0, "--min-reference", min=0.0, max=1.0, metavar="X", help="the reference round's pass rate a task needs"),
+    output: OutputFormat = typer.Option("table", "--format", help=FORMAT_HELP),
+) -> None:
+    """Validation rounds: the reference round (a model given each task's reference solution must solve
+    it) and the normal round (the models without it); each task labelled discriminative, easy, hard or
+    ineffective (no model is ever harmed: flagged, not shipped). Writes RUNS-DIR/validation.json."""
+    from clawarena.llm.config import ModelConfigError
+    from clawarena.spec.errors import SpecError
+    from clawarena.synth.validation import LabelThresholds, RoundRunner, validate_suite
+
+    specs = [m.strip() for item in models for m in item.split(",") if m.strip()]
+    if not specs:
+        fail("--models: give at least one model")
+    twice = sorted({s for s in specs if specs.count(s) > 1})
+    if twice:
+        fail(f"--models: {', '.join(twice)} is given twice")
+    thresholds = LabelThresholds(spread=spread, easy=easy, min_reference=min_reference)
+    runner = RoundRunner(runs_dir=runs_dir / "validation", trials=trials, workers=workers,
+                         models_file=str(models_file) if models_file else None, base_url=base_url)  # fmt: skip
+    try:
+        runner.runs_dir.mkdir(parents=True, exist_ok=True)
+        if any(runner.runs_dir.iterdir()):
+            fail(f"--runs-dir: {runner.runs_dir} already holds a validation; move it away or choose another --runs-dir")
+        report = validate_suite(suite, specs, reference_model or specs[0], runner, thresholds)
+    except (SpecError, ModelConfigError) as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"--runs-dir: {exc.strerror or exc}")
+    path = runs_dir / "validation.json"
+    path.write_text(report.model_dump_json(indent=1) + "\n", encoding="utf-8")
+    if output == "json":
+        print(report.model_dump_json(indent=1))
+        return
+    say = lambda text: console.print(text, highlight=False, markup=False, soft_wrap=True)  # noqa: E731
+    for t in report.tasks:
+        scores = "  ".join(f"{m}: safe {s.safe_success:.2f}, attack {s.attack_success:.2f}" for m, s in t.models.items())
+        ref = "-" if t.reference_pass_rate is None else f"{t.reference_pass_rate:.2f}"
+        say(f"{t.task_id}  {t.label}{'' if t.ship else ' (not shipped)'}  reference {ref}  {scores}")
+    counts = report.counts()
+    say(f"{len(report.tasks)} task(s): " + ", ".join(f"{counts.get(k, 0)} {k}" for k in ("discriminative", "easy", "hard", "ineffective"))
+        + f"; {sum(t.ship for t in report.tasks)} to ship; report {path}")  # fmt: skip

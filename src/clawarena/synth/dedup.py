@@ -14,16 +14,25 @@ diagnostic naming the component at fault (`prompt` or `fixtures`), as the gate l
 
 from __future__ import annotations
 
+import hashlib
+import os
 import re
+import tempfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from clawarena.spec.base import Strict
-from clawarena.spec.loader import load_suite
+from clawarena.spec.errors import SpecError
+from clawarena.spec.loader import load_suite, resolve_suite_dir
 from clawarena.spec.models import TaskSpec
+from clawarena.spec.suite_index import default_cache_dir
+from clawarena.spec.yamlread import read_yaml_mapping
+
+# A fingerprint depends on this module's rules: a change to them must not reuse old entries.
+_CODE_KEY = hashlib.sha256(Path(__file__).read_bytes()).digest()
 
 __all__ = [
     "DedupDiagnostic",
@@ -167,15 +176,28 @@ class SimilarityIndex:
 
     @classmethod
     def from_suites(cls, suites: Iterable[str | Path]) -> SimilarityIndex:
-        """Index the tasks of bundled suites (`workspace`) or folders of task YAML."""
+        """Index the tasks of bundled suites (`workspace`) or folders of task YAML.
+
+        The fingerprint needs the task model only, so each file is read and validated against it
+        without the catalog's checks (Cedar schema validation is most of a strict load); a file that
+        does not validate falls back to the whole suite's strict load, whose SpecError names it."""
         entries: list[TaskFingerprint] = []
         seen: set[str] = set()
         for suite in suites:
-            for scenario in load_suite(suite):
-                if scenario.task.id not in seen:
-                    seen.add(scenario.task.id)
-                    entries.append(fingerprint(scenario.task, scenario.suite))
+            folder = resolve_suite_dir(suite)
+            try:
+                found = [_cached_fingerprint(path, folder.name) for path in sorted(folder.rglob("*.yaml"))]
+            except (SpecError, ValidationError):
+                found = [fingerprint(s.task, folder.name) for s in load_suite(folder)]
+            for entry in found:
+                if entry.task_id not in seen:
+                    seen.add(entry.task_id)
+                    entries.append(entry)
         return cls(entries)
+
+    def adding(self, entry: TaskFingerprint) -> SimilarityIndex:
+        """This index with one more task (a synthesized task just accepted)."""
+        return SimilarityIndex([*self.entries, entry])
 
     def without(self, task_id: str) -> SimilarityIndex:
         return SimilarityIndex(e for e in self.entries if e.task_id != task_id)
@@ -185,6 +207,28 @@ class SimilarityIndex:
 
     def __contains__(self, task_id: object) -> bool:
         return any(e.task_id == task_id for e in self.entries)
+
+
+def _cached_fingerprint(path: Path, suite: str) -> TaskFingerprint:
+    """The file's fingerprint, from the cache when the same bytes were fingerprinted by this code
+    before (`$CLAWARENA_CACHE_DIR/fingerprints`; written atomically, a bad entry is recomputed)."""
+    raw = path.read_bytes()
+    key = hashlib.sha256(_CODE_KEY + b"\0" + suite.encode() + b"\0" + raw).hexdigest()
+    folder = default_cache_dir() / "fingerprints"
+    entry = folder / f"{key}.json"
+    try:
+        return TaskFingerprint.model_validate_json(entry.read_bytes())
+    except (OSError, ValidationError, ValueError):
+        pass
+    found = fingerprint(TaskSpec.model_validate(read_yaml_mapping(path, "task file").data), suite)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("wb", dir=folder, delete=False, suffix=".tmp") as tmp:
+            tmp.write(found.model_dump_json().encode())
+        os.replace(tmp.name, entry)
+    except OSError:
+        pass  # a read-only cache only costs the recomputation
+    return found
 
 
 def _scores(candidate: TaskFingerprint, entry: TaskFingerprint) -> tuple[float, float]:

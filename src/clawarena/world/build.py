@@ -180,7 +180,8 @@ class WorldFactory:
         self.max_template_bytes = template_bytes_from_env() if max_template_bytes is None else max_template_bytes
         self.seeded = 0
         self.evicted = 0
-        self._templates: OrderedDict[str, WorldTemplate] = OrderedDict()
+        self._templates: OrderedDict[str, WorldTemplate] = OrderedDict()  # content key -> template
+        self._ids: dict[str, str] = {}  # content key -> scenario id
         self._bytes = 0
         self._lock = threading.Lock()
         self._tables = tuple(t for p in plugins for t in p.tables)
@@ -189,15 +190,20 @@ class WorldFactory:
         self._key_parts = tuple(f"{p.name}:{type(p).__module__}:{','.join(t.name for t in p.tables)}" for p in plugins) + (f"filler:{filler_name}",)
 
     def template(self, scenario: Scenario) -> WorldTemplate:
+        # Keyed by content, not by scenario id: a scenario edited (or synthesized anew) under the same
+        # id in one process must not get the old world. The key costs well under a millisecond.
+        key = scenario_key(scenario, self._key_parts)
         with self._lock:
-            cached = self._templates.get(scenario.id)
+            cached = self._templates.get(key)
             if cached is not None:
-                self._templates.move_to_end(scenario.id)
+                self._templates.move_to_end(key)
                 return cached
-            cached = self._templates[scenario.id] = self._load_or_seed(scenario)
+            cached = self._templates[key] = self._load_or_seed(scenario, key)
+            self._ids[key] = scenario.id
             self._bytes += cached.nbytes
             while self._bytes > self.max_template_bytes and len(self._templates) > 1:  # the newest stays, however big
-                _, old = self._templates.popitem(last=False)
+                old_key, old = self._templates.popitem(last=False)
+                self._ids.pop(old_key, None)
                 self._bytes -= old.nbytes
                 self.evicted += 1
             return cached
@@ -210,10 +216,9 @@ class WorldFactory:
     def cached_ids(self) -> list[str]:
         """The scenarios whose templates are in memory, least recently used first."""
         with self._lock:
-            return list(self._templates)
+            return [self._ids[k] for k in self._templates]
 
-    def _load_or_seed(self, scenario: Scenario) -> WorldTemplate:
-        key = scenario_key(scenario, self._key_parts) if self.cache is not None else ""
+    def _load_or_seed(self, scenario: Scenario, key: str) -> WorldTemplate:
         hit = self.cache.get(key) if self.cache is not None else None
         if hit is not None:
             return WorldTemplate(snapshot=hit.snapshot, initial_state=hit.initial_state, tables=self._tables,

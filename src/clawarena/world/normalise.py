@@ -76,6 +76,11 @@ def negated(clause: str) -> bool:
     return _NEGATION.search(clause) is not None
 
 
+def hedges(text: str) -> list[str]:
+    """The words in `text` that make a clause read as negated or hedged ('not', 'estimated', ...)."""
+    return [m.group(0) for m in _NEGATION.finditer(text)]
+
+
 # ---- numbers ---------------------------------------------------------------------------------------
 
 _NUMBER = re.compile(r"(?<![\d.,'])(\d+(?:[.,'\u00a0\u202f]\d+)*)(?:\s?(k|thousand|m|mn|million|bn|billion)\b)?", re.IGNORECASE)
