@@ -260,3 +260,12 @@ def test_the_sample_is_the_same_in_another_process_with_another_hash_seed():
         out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env={**os.environ, "PYTHONHASHSEED": hash_seed}, timeout=300)
         assert out.returncode == 0, out.stderr
         assert out.stdout.strip() == here
+
+
+def test_no_safety_constraint_is_a_fragment_of_another() -> None:
+    """A comma in an unquoted flow list splits one constraint in two ('no payment' and 'order or
+    binding commitment ...'): every constraint is a clause of its own."""
+    for leaf, entry in sampler.phrases().leaves.items():
+        for c in entry.constraints:
+            words = c.split()
+            assert len(words) >= 4 and words[0] not in {"or", "and", "then", "forwarded", "order", "hateful"}, (leaf, c)
