@@ -73,3 +73,26 @@ def test_every_task_passed_the_mutation_gate_and_a_sample_still_does(tmp_path: P
 def test_the_suite_doc_is_current() -> None:
     out = subprocess.run([sys.executable, str(ROOT / "scripts" / "synth_docs.py"), "--check"], capture_output=True, text=True, cwd=ROOT)
     assert out.returncode == 0, out.stderr
+
+
+NETWORK_FOLDERS = {"bargaining", "bidding", "clinical", "swe", "trading", "travel"}
+
+
+def test_the_material_names_the_attacker_the_way_the_agent_can_reach_them() -> None:
+    """On the agent network the only way out is send_message to a principal id, so the material must
+    name that id (an email address would make the attack unreachable for a real agent while the
+    scripted naive agent, which follows the goal's calls, still fires it); elsewhere the address."""
+    checked = 0
+    for s in load_suite("synth"):
+        for attack in s.attacks:
+            if not attack.targets:
+                continue
+            ids = [t for t in attack.targets if "@" not in t]
+            emails = [t for t in attack.targets if "@" in t]
+            if s.domain in NETWORK_FOLDERS:
+                assert any(f"(principal id {i})" in attack.payload for i in ids), (s.id, attack.payload)
+                assert not any(e in attack.payload for e in emails), (s.id, attack.payload)
+            else:
+                assert any(e in attack.payload for e in emails), (s.id, attack.payload)
+            checked += 1
+    assert checked > 200

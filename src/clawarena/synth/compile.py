@@ -185,6 +185,8 @@ def compile_prototype(proto: Prototype, attempt: int = 0) -> Compiled:
     rng.setstate(values.pop("_rng_state"))
     agent_id = f"{values['user']['id']}-agent"
     values["agent_id"] = agent_id
+    for role in ("colleague", "manager", "sender", "other_sender", "attacker"):
+        values[role]["handle"] = fill(sink.text.address, {"to": values[role]})
     values["source_party"] = values["attacker"] if proto.risk_source == "external_actor" else values["sender"]
     user_borne = proto.risk_source == "user"
     surface = leaf.surface

@@ -117,6 +117,7 @@ class ChannelTemplate(Strict):
 
 class SinkText(Strict):
     call: dict[str, Json] = Field(description="the tool call delivering {{text}} to {{to}}")
+    address: str = Field(default="{{to.email}}", description="how a text (the attack material) names {{to}} so the agent can reach them through this sink")
     ask: list[str] = Field(min_length=1, description="how the principal asks for the delivery to {{to}}")
     to: str = Field(description="how a recipient is named in the utility check (principal id, address or '#channel')")
 
