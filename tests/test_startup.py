@@ -201,7 +201,7 @@ def test_a_bad_suite_still_gets_the_loaders_error():
 
 def test_suites_lists_the_bundled_ones():
     out = runner.invoke(app, ["suites"])
-    assert out.exit_code == 0 and out.stdout.split() == ["email", "network", "workspace"]
+    assert out.exit_code == 0 and out.stdout.split() == ["email", "network", "synth", "workspace"]
 
 
 # ---- libyaml, and line numbers either way ------------------------------------------------------
