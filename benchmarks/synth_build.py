@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "src"))
 from clawarena.spec.loader import expand, load_suite  # noqa: E402
 from clawarena.synth.compile import CompileError, compile_prototype  # noqa: E402
 from clawarena.synth.dedup import SimilarityIndex, check_candidate, fingerprint, jaccard  # noqa: E402
-from clawarena.synth.gates import Gates, dump_task, load_candidate  # noqa: E402
+from clawarena.synth.gates import GateReport, Gates, dump_task, load_candidate  # noqa: E402
 from clawarena.synth.sampler import sample_prototypes  # noqa: E402
 
 
@@ -41,16 +41,14 @@ def stages(count: int) -> None:
             continue
         totals["compile"] += time.perf_counter() - t
         t = time.perf_counter()
-        task = load_candidate(dump_task(compiled.task), proto.id)
+        task = load_candidate(dump_task(compiled), proto.id)
         totals["loads"] += time.perf_counter() - t
         scenarios = expand(task, suite="synth")
         t = time.perf_counter()
-        gates._check(scenarios)
+        gates.check_diagnostics(scenarios)
         totals["check"] += time.perf_counter() - t
         t = time.perf_counter()
-        from clawarena.synth.gates import GateReport
-
-        gates._mutants(scenarios, GateReport())
+        gates.mutant_diagnostics(scenarios, GateReport())
         totals["mutants"] += time.perf_counter() - t
         t = time.perf_counter()
         check_candidate(task, gates.index)

@@ -22,7 +22,7 @@ from clawarena.synth.build import MANIFEST
 from clawarena.synth.compile import CompileError, compile_prototype
 from clawarena.synth.dedup import SimilarityIndex, fingerprint
 from clawarena.synth.gates import Gates, dump_task, load_candidate
-from clawarena.synth.template import TemplateError, acts, channel_templates, fill, sinks
+from clawarena.synth.template import TemplateError, acts, fill, sinks
 
 runner = CliRunner()
 
@@ -88,15 +88,15 @@ def test_a_template_with_an_unknown_field_names_file_and_field(tmp_path: Path) -
 
 def test_same_prototype_and_attempt_give_the_same_task_and_attempts_differ() -> None:
     a, b = compile_prototype(proto(), 0), compile_prototype(proto(), 0)
-    assert dump_task(a.task) == dump_task(b.task)
+    assert dump_task(a) == dump_task(b)
     c = compile_prototype(proto(), 1)
-    assert dump_task(c.task) != dump_task(a.task)
-    assert a.task["variants"]["privacy"]["inject"][0]["canary"] != c.task["variants"]["privacy"]["inject"][0]["canary"]
+    assert dump_task(c) != dump_task(a)
+    assert a["variants"]["privacy"]["inject"][0]["canary"] != c["variants"]["privacy"]["inject"][0]["canary"]
 
 
 def test_compiled_task_is_strict_task_data_with_the_prototype_s_tags() -> None:
     compiled = compile_prototype(proto(), 0)
-    task = load_candidate(dump_task(compiled.task), "gmail-leak-test")
+    task = load_candidate(dump_task(compiled), "gmail-leak-test")
     assert task.id == "gmail-leak-test" and task.category == "safety"
     assert {"synth", "risk:resource.data-leakage", "source:environment_data", "channel:email"} <= set(task.tags)
     assert [a.channel for a in task.variants["privacy"].inject] == ["email"]
@@ -118,7 +118,7 @@ def _with_channel(channel: str) -> Prototype:
 
 def test_a_user_borne_risk_has_no_material_and_guarded_harm() -> None:
     p = proto(id="user-leak-test", risk_source="user", attack_channel=None)
-    task = compile_prototype(p, 0).task
+    task = compile_prototype(p, 0)
     assert set(task["variants"]) == {"benign"}
     assert all(h.get("guard") and h["witness"]["calls"] for h in task["harm"])
     assert "@" in task["agents"][0]["instruction"]  # the user's own request names the outside address
@@ -135,14 +135,14 @@ def test_each_act_passes_every_gate_on_email(gates: Gates, leaf: str) -> None:
 
     source = "environment_data" if "environment_data" in risk(leaf).sources else risk(leaf).sources[0]
     p = proto(id=f"t-{leaf.replace('.', '-')}", risk_target=leaf, risk_source=source)
-    report = gates.run(p, compile_prototype(p, 0).task)
+    report = gates.run(p, compile_prototype(p, 0))
     assert report.passed, [d.line() for d in report.diagnostics]
     assert report.passed_gates == ["loads", "channel", "check", "mutants", "dedup"]
     assert report.mutation_score == 1.0
 
 
 def test_a_broken_reference_is_a_reference_diagnostic(gates: Gates) -> None:
-    task = compile_prototype(proto(), 0).task
+    task = compile_prototype(proto(), 0)
     bad = copy.deepcopy(task)
     agent = bad["agents"][0]["id"]
     bad["reference"][agent][-1]["args"]["body"] = "Hi, the figure is unknown."
@@ -152,7 +152,7 @@ def test_a_broken_reference_is_a_reference_diagnostic(gates: Gates) -> None:
 
 
 def test_material_that_reaches_nobody_is_a_placement_diagnostic(gates: Gates) -> None:
-    bad = compile_prototype(proto(), 0).task
+    bad = compile_prototype(proto(), 0)
     bad["variants"]["privacy"]["inject"][0]["placement"] = {"message": "m-secret", "mode": "append"}  # a mail the reference never reads
     report = gates.run(proto(), bad)
     assert "placement" in {d.component for d in report.diagnostics}
@@ -160,7 +160,7 @@ def test_material_that_reaches_nobody_is_a_placement_diagnostic(gates: Gates) ->
 
 
 def test_a_harm_check_that_misses_the_act_is_a_checks_diagnostic(gates: Gates) -> None:
-    bad = compile_prototype(proto(), 0).task
+    bad = compile_prototype(proto(), 0)
     bad["harm"][0]["check"]["facts"] = []  # protects the record only; the leak of the value goes unseen?
     bad["harm"][0]["check"]["protected"] = ["item-record"]
     report = gates.run(proto(), bad)
@@ -174,7 +174,7 @@ def test_a_harm_check_that_misses_the_act_is_a_checks_diagnostic(gates: Gates) -
     (("agents", 0, "instruction"), 42, "prompt"),
 ])  # fmt: skip
 def test_loading_problems_name_the_component_of_their_field(gates: Gates, path: tuple, value: object, component: str) -> None:
-    bad = compile_prototype(proto(), 0).task
+    bad = compile_prototype(proto(), 0)
     node = bad
     for key in path[:-1]:
         node = node[key]
@@ -184,7 +184,7 @@ def test_loading_problems_name_the_component_of_their_field(gates: Gates, path: 
 
 
 def test_material_in_another_channel_fails_the_channel_gate(gates: Gates) -> None:
-    task = compile_prototype(proto(), 0).task
+    task = compile_prototype(proto(), 0)
     other = proto(id="gmail-leak-test", risk_source="environment_data", attack_channel="email")
     bad = copy.deepcopy(task)
     report = gates.run(other.model_copy(update={"attack_channel": "peer_message"}), bad)
@@ -192,19 +192,19 @@ def test_material_in_another_channel_fails_the_channel_gate(gates: Gates) -> Non
 
 
 def test_the_dedup_gate_rejects_a_copy_of_an_accepted_task(gates: Gates) -> None:
-    task = compile_prototype(proto(), 0).task
+    task = compile_prototype(proto(), 0)
     index = SimilarityIndex([fingerprint(load_candidate(dump_task(task), "gmail-leak-test"))])
     copy_gates = Gates(index=index)
     report = copy_gates.run(proto(id="gmail-leak-copy"), {**task, "id": "gmail-leak-copy"})
     assert {d.component for d in report.diagnostics} == {"prompt", "fixtures"}
     assert all(d.gate == "dedup" for d in report.diagnostics)
-    assert copy_gates.run(proto(id="gmail-leak-copy"), compile_prototype(proto(id="gmail-leak-copy"), 0).task).passed
+    assert copy_gates.run(proto(id="gmail-leak-copy"), compile_prototype(proto(id="gmail-leak-copy"), 0)).passed
 
 
 def test_worlds_follow_content_not_the_scenario_id(gates: Gates) -> None:
     """Two different tasks under one id in one process (a revision round) get their own worlds."""
-    first = load_candidate(dump_task(compile_prototype(proto(), 0).task), "gmail-leak-test")
-    second = load_candidate(dump_task(compile_prototype(proto(), 1).task), "gmail-leak-test")
+    first = load_candidate(dump_task(compile_prototype(proto(), 0)), "gmail-leak-test")
+    second = load_candidate(dump_task(compile_prototype(proto(), 1)), "gmail-leak-test")
     worlds = gates.worlds
     subjects = []
     for task in (first, second):
@@ -243,7 +243,7 @@ def test_build_writes_tasks_that_load_and_a_manifest_that_matches(small_build: P
                                                 "drive-slack", "gmail-slack", "bargaining", "bidding", "clinical", "swe", "trading", "travel"}  # fmt: skip
         assert Prototype.model_validate(entry["prototype"]).id == entry["id"]
         # each accepted task is the compiler's output for its prototype at the attempt that passed
-        again = dump_task(compile_prototype(Prototype.model_validate(entry["prototype"]), entry["attempt"]).task)
+        again = dump_task(compile_prototype(Prototype.model_validate(entry["prototype"]), entry["attempt"]))
         assert hashlib.sha256(again.encode()).hexdigest() == entry["sha256"]
     for entry in manifest["rejected"]:
         assert entry["rounds"] and all(r["diagnostics"] for r in entry["rounds"])
@@ -311,13 +311,13 @@ def test_another_service_of_the_scenario_contributes_toolhub_hits_and_distractor
     from clawarena.services.toolhub import retrieve
 
     p = proto(id="two-services", scenario={"services": ["drive", "gmail"]})
-    tools = compile_prototype(p, 0).task["agents"][0]["tools"]
+    tools = compile_prototype(p, 0)["agents"][0]["tools"]
     drive = [t for t in tools if t.startswith("drive_")]
     assert "drive_*" not in tools and "gmail_*" in tools
     assert len(drive) == 5  # three best matches for the request and two unrelated drive tools
     from clawarena.spec import catalog
 
     assert all(catalog.tools()[t].owner == "drive" for t in drive)
-    instruction = compile_prototype(p, 0).task["agents"][0]["instruction"]
+    instruction = compile_prototype(p, 0)["agents"][0]["instruction"]
     best = retrieve(instruction.split(", and ")[0] + " " + instruction.rsplit(" with ", 1)[-1].rstrip("."), services=["drive"], k=3).tools()
     assert set(best) <= set(drive)  # the best matches for the request are among them

@@ -51,32 +51,46 @@ def checker(body: dict[str, Any]) -> Step:
     return Step(text=json.dumps({"verdict": "accept", "issues": []}))
 
 
+PRICE = {"input_per_mtok": 1.0, "output_per_mtok": 4.0}
+
+
 @pytest.fixture
 def roles(tmp_path: Path):
-    gen = ScriptedModel([], responder=generator)
-    chk = ScriptedModel([], responder=checker)
-    servers = [serve(openai_app(gen)), serve(anthropic_app(chk))]
-    models = tmp_path / "models.yaml"
-    models.write_text(yaml.safe_dump({"models": [
-        {"name": "gen", "provider": "openai", "model": "gen-model", "base_url": f"{servers[0].url}/v1", "max_retries": 0,
-         "price": {"input_per_mtok": 1.0, "output_per_mtok": 4.0}},
-        {"name": "chk", "provider": "anthropic", "model": "chk-model", "base_url": servers[1].url, "max_retries": 0,
-         "price": {"input_per_mtok": 3.0, "output_per_mtok": 15.0}},
-    ]}))  # fmt: skip
-    yield gen, chk, models
+    """start(checker_responder, checker_api) -> (generator, checker, models file): scripted servers
+    for both roles (the generator on the OpenAI API), stopped after the test."""
+    servers = []
+
+    def start(review: Any = checker, api: str = "anthropic") -> tuple[ScriptedModel, ScriptedModel, Path]:
+        gen, chk = ScriptedModel([], responder=generator), ScriptedModel([], responder=review)
+        servers.extend([serve(openai_app(gen)), serve(anthropic_app(chk) if api == "anthropic" else openai_app(chk))])
+        chk_url = servers[-1].url if api == "anthropic" else f"{servers[-1].url}/v1"
+        models = tmp_path / "models.yaml"
+        models.write_text(yaml.safe_dump({"models": [
+            {"name": "gen", "provider": "openai", "model": "gen-model", "base_url": f"{servers[-2].url}/v1", "max_retries": 0, "price": PRICE},
+            {"name": "chk", "provider": api, "model": "chk-model", "base_url": chk_url, "max_retries": 0, "price": PRICE},
+        ]}))  # fmt: skip
+        return gen, chk, models
+
+    yield start
     for s in servers:
         s.stop()
 
 
-def test_a_bad_draft_is_rejected_by_a_gate_and_its_revision_accepted_and_run(roles, tmp_path: Path) -> None:
-    gen, chk, models = roles
+def build_one(tmp_path: Path, proto_id: str, models: Path) -> Path:
+    """`synth build` of one prototype on the model path; the suite folder."""
     protos = tmp_path / "protos"
     protos.mkdir()
-    save_prototype(proto(id="model-path-leak"), protos / "model-path-leak.yaml")
+    save_prototype(proto(id=proto_id), protos / f"{proto_id}.yaml")
     out = tmp_path / "suite"
     result = runner.invoke(app, ["synth", "build", "--out", str(out), "--count", "1", "--prototypes", str(protos),
                                  "--generator", "model:gen", "--checker", "model:chk", "--models", str(models)])  # fmt: skip
     assert result.exit_code == 0, result.output
+    return out
+
+
+def test_a_bad_draft_is_rejected_by_a_gate_and_its_revision_accepted_and_run(roles, tmp_path: Path) -> None:
+    gen, chk, models = roles()
+    out = build_one(tmp_path, "model-path-leak", models)
     manifest = json.loads((out / MANIFEST).read_text())
     assert manifest["path"] == "model"
     [entry] = manifest["accepted"]
@@ -100,7 +114,7 @@ def test_a_bad_draft_is_rejected_by_a_gate_and_its_revision_accepted_and_run(rol
     assert by[("naive", "privacy")]["attack_caused"]
 
 
-def test_a_checker_that_asks_for_changes_sends_them_back(tmp_path: Path) -> None:
+def test_a_checker_that_asks_for_changes_sends_them_back(roles, tmp_path: Path) -> None:
     reviews: list[str] = []
 
     def picky(body: dict[str, Any]) -> Step:
@@ -109,25 +123,8 @@ def test_a_checker_that_asks_for_changes_sends_them_back(tmp_path: Path) -> None
             return Step(text=json.dumps({"verdict": "revise", "issues": [{"criterion": "evaluability", "note": "name the outside address"}]}))
         return Step(text=json.dumps({"verdict": "accept"}))
 
-    gen = ScriptedModel([], responder=generator)
-    chk = ScriptedModel([], responder=picky)
-    servers = [serve(openai_app(gen)), serve(openai_app(chk))]
-    models = tmp_path / "models.yaml"
-    models.write_text(yaml.safe_dump({"models": [
-        {"name": "gen", "provider": "openai", "model": "g", "base_url": f"{servers[0].url}/v1", "max_retries": 0},
-        {"name": "chk", "provider": "openai", "model": "c", "base_url": f"{servers[1].url}/v1", "max_retries": 0},
-    ]}))  # fmt: skip
-    try:
-        protos = tmp_path / "protos"
-        protos.mkdir()
-        save_prototype(proto(id="model-path-picky"), protos / "model-path-picky.yaml")
-        out = tmp_path / "suite"
-        result = runner.invoke(app, ["synth", "build", "--out", str(out), "--count", "1", "--prototypes", str(protos),
-                                     "--generator", "model:gen", "--checker", "model:chk", "--models", str(models)])  # fmt: skip
-        assert result.exit_code == 0, result.output
-    finally:
-        for s in servers:
-            s.stop()
+    gen, _, models = roles(picky, api="openai")
+    out = build_one(tmp_path, "model-path-picky", models)
     # the second prototype draft was asked with the checker's note
     second = prompt_of(gen.requests[1])
     assert "STAGE: prototype-draft" in second and "evaluability: name the outside address" in second
@@ -143,3 +140,14 @@ def test_generator_options_are_checked_before_any_work(tmp_path: Path) -> None:
     assert result.exit_code == 2 and "model:NAME needs --models FILE" in result.output
     result = runner.invoke(app, ["synth", "build", "--out", str(tmp_path / "o"), "--count", "1", "--prototypes", str(tmp_path)])
     assert result.exit_code == 2 and "holds no prototype files" in result.output
+
+
+def test_an_unreachable_generator_is_one_line_naming_its_option(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    result = runner.invoke(app, ["synth", "build", "--out", str(tmp_path / "o"), "--count", "1", "--generator", "openai:gpt-x"])
+    assert result.exit_code == 2 and result.output.startswith("error: --generator openai:gpt-x: OPENAI_API_KEY is not set")
+    models = tmp_path / "m.yaml"
+    models.write_text(yaml.safe_dump({"models": [{"name": "g", "provider": "google", "model": "gemini-x", "base_url": "http://127.0.0.1:9"}]}))
+    result = runner.invoke(app, ["synth", "build", "--out", str(tmp_path / "o"), "--count", "1", "--generator", "model:g", "--models", str(models)])
+    assert result.exit_code == 2 and "--generator: model:g: this speaks the openai and anthropic APIs, not 'google'" in result.output
+    assert not (tmp_path / "o").exists() or not any((tmp_path / "o").iterdir())

@@ -24,7 +24,7 @@ def suite(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("suite") / "gmail"
     folder.mkdir()
     for p in (proto(id="val-leak"), proto(id="val-redirect", risk_target="environment.injection-compliance")):
-        (folder / f"{p.id}.yaml").write_text(dump_task(compile_prototype(p, 0).task))
+        (folder / f"{p.id}.yaml").write_text(dump_task(compile_prototype(p, 0)))
     return folder.parent
 
 

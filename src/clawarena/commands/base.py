@@ -235,6 +235,42 @@ def show_table(table: Any, out: Console | None = None) -> None:
         out.print(Padding(rest, (0, 0, 0, 4), expand=False))
 
 
+# ---- model endpoints given on the command line -----------------------------------------------
+
+
+def load_models_or_fail(option: str, path: Path | None) -> Any:
+    """The models file given on `option` (None when not given); one line naming the option if bad."""
+    from clawarena.llm.config import ModelConfigError, load_models
+
+    if path is None:
+        return None
+    try:
+        return load_models(path)
+    except ModelConfigError as exc:
+        fail(f"{option}: {exc}")
+
+
+def model_endpoint_or_fail(option: str, spec: str, models: Any, base_url: str | None, models_option: str, providers: tuple[str, ...] = ()) -> Any:
+    """Resolve a model spec given on `option` (openai:M, anthropic:M, model:NAME) and check that its
+    endpoint answers, before any work: every failure is one line naming `option`. `providers`, when
+    given, are the only ones the caller speaks."""
+    from clawarena.llm.config import ModelConfigError, resolve
+    from clawarena.llm.preflight import check_endpoint
+
+    if spec.startswith("model:") and models is None:
+        fail(f"{option}: {spec}: model:NAME needs {models_option} FILE")
+    try:
+        config = resolve(spec, models, base_url)
+        if providers and config.provider not in providers:
+            fail(f"{option}: {spec}: this speaks the {' and '.join(providers)} APIs, not {config.provider!r}")
+        check_endpoint(config, spec)
+    except ModelConfigError as exc:
+        # The model helpers name `--agent` (their first user); here the spec came from `option`.
+        message = quoted(exc)
+        fail(message.replace("--agent", option, 1) if message.startswith("--agent") else f"{option}: {message}")
+    return config
+
+
 # ---- suites, scenarios, folders --------------------------------------------------------------
 
 

@@ -13,17 +13,12 @@ from typing import TYPE_CHECKING, Optional
 import typer
 from rich.table import Table
 
-from clawarena.commands.base import console, err, fail, progress_bar, quoted, show_table, split
+from clawarena.commands.base import console, err, fail, load_models_or_fail, model_endpoint_or_fail, progress_bar, show_table, split
 
 if TYPE_CHECKING:
     from clawarena.scoring.judges import Judge, Judgment, PairAgreement
 
 SHOWN_DISAGREEMENTS = 3  # trial ids listed per pair; the rest are in judgments.jsonl
-
-
-def _judge_error(message: str) -> str:
-    # The model helpers name `--agent` (their first user); here the specs came from `--judge`.
-    return message.replace("--agent", "--judge", 1) if message.startswith("--agent") else f"--judge: {message}"
 
 
 def parse_weights(values: list[str] | None, labels: list[str]) -> dict[str, float]:
@@ -48,8 +43,6 @@ def parse_weights(values: list[str] | None, labels: list[str]) -> dict[str, floa
 
 def make_judges(specs: list[str], models_file: Path | None, base_url: str | None, attempts: int) -> list[Judge]:
     """Resolve every `--judge` spec, check it is given once, and check its endpoint answers."""
-    from clawarena.llm.config import ModelConfigError, load_models, resolve
-    from clawarena.llm.preflight import check_endpoint
     from clawarena.scoring.judges import Judge
 
     if not specs:
@@ -57,21 +50,10 @@ def make_judges(specs: list[str], models_file: Path | None, base_url: str | None
     twice = sorted({s for s in specs if specs.count(s) > 1})
     if twice:
         fail(f"--judge: {', '.join(twice)} is given twice; each judge needs its own label")
-    models = None
-    if models_file is not None:
-        try:
-            models = load_models(models_file)
-        except ModelConfigError as exc:
-            fail(f"--models-file: {exc}")
+    models = load_models_or_fail("--models-file", models_file)
     judges = []
     for spec in specs:
-        if spec.startswith("model:") and models is None:
-            fail(f"--judge: {spec}: model:NAME needs --models-file FILE")
-        try:
-            config = resolve(spec, models, base_url)
-            check_endpoint(config, spec)
-        except ModelConfigError as exc:
-            fail(_judge_error(quoted(exc)))
+        config = model_endpoint_or_fail("--judge", spec, models, base_url, "--models-file")
         judges.append(Judge(spec, config, attempts=attempts))
     return judges
 

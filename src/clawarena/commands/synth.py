@@ -10,7 +10,7 @@ from typing import Optional
 
 import typer
 
-from clawarena.commands.base import FORMAT_HELP, OutputFormat, console, fail, make_typer
+from clawarena.commands.base import FORMAT_HELP, OutputFormat, console, fail, load_models_or_fail, make_typer, model_endpoint_or_fail, split
 
 app = make_typer("Task synthesis from the risk taxonomy.")
 
@@ -196,30 +196,12 @@ def _prototypes_from(folder: Path) -> list:  # noqa: ANN001
 
 def _model_path(generator: str, checker: str, models_file: Optional[Path], base_url: Optional[str], out: Path, rounds: int):  # noqa: ANN202
     """The generator and checker roles, each resolved and its endpoint checked before any work."""
-    from clawarena.llm.config import ModelConfigError, load_models, resolve
-    from clawarena.llm.preflight import check_endpoint
-    from clawarena.synth.build import ModelPath
     from clawarena.synth.modelpath import LOG_FOLDER, ModelInstantiator, ModelRole
 
-    models = None
-    if models_file is not None:
-        try:
-            models = load_models(models_file)
-        except ModelConfigError as exc:
-            fail(f"--models: {exc}")
-    roles = []
-    for option, spec in (("--generator", generator), ("--checker", checker)):
-        if spec.startswith("model:") and models is None:
-            fail(f"{option}: {spec}: model:NAME needs --models FILE")
-        try:
-            config = resolve(spec, models, base_url)
-            if config.provider not in ("openai", "anthropic"):
-                fail(f"{option}: {spec}: synthesis speaks the openai and anthropic APIs, not {config.provider!r}")
-            check_endpoint(config, spec)
-        except ModelConfigError as exc:
-            fail(f"{option}: {str(exc).removeprefix('--agent: ')}")
-        roles.append(ModelRole(spec, config))
-    return ModelPath(ModelInstantiator(roles[0], roles[1], out / LOG_FOLDER, rounds))
+    models = load_models_or_fail("--models", models_file)
+    roles = [ModelRole(spec, model_endpoint_or_fail(option, spec, models, base_url, "--models", ("openai", "anthropic")))
+             for option, spec in (("--generator", generator), ("--checker", checker))]  # fmt: skip
+    return ModelInstantiator(roles[0], roles[1], out / LOG_FOLDER, rounds)
 
 
 def _reason(outcome) -> str:  # noqa: ANN001
@@ -250,7 +232,7 @@ def synth_validate(
     from clawarena.spec.errors import SpecError
     from clawarena.synth.validation import LabelThresholds, RoundRunner, validate_suite
 
-    specs = [m.strip() for item in models for m in item.split(",") if m.strip()]
+    specs = split(models)
     if not specs:
         fail("--models: give at least one model")
     twice = sorted({s for s in specs if specs.count(s) > 1})

@@ -50,7 +50,6 @@ class ActContext:
     keep: dict[str, Any] | None  # the channel's row to leave intact: {calls, check, label}
     secret_row: dict[str, Any]  # {table, key}
     surface: str
-    leaf: str
 
     def v(self, path: str) -> Any:
         cur: Any = self.values

@@ -22,37 +22,11 @@ from clawarena.spec.prototype import Prototype
 from clawarena.synth.compile import CompileError, compile_prototype
 from clawarena.synth.dedup import DedupThresholds, SimilarityIndex, fingerprint
 from clawarena.synth.gates import Diagnostic, Gates, dump_task, load_candidate
+from clawarena.synth.outcome import Outcome, Round
 from clawarena.synth.sampler import sample_prototypes, scenario_name
 
 MANIFEST = "synth-build.json"
 BASE_SUITES = ("email", "network", "workspace")
-
-
-@dataclass
-class Round:
-    attempt: int
-    diagnostics: list[Diagnostic]
-    passed_gates: list[str] = field(default_factory=list)
-    stage: str = "task"  # the model path also has prototype rounds
-
-    def to_json(self) -> dict[str, Any]:
-        return {"stage": self.stage, "attempt": self.attempt, "passed_gates": self.passed_gates,
-                "diagnostics": [{"gate": d.gate, "component": d.component, "message": d.message} for d in self.diagnostics]}  # fmt: skip
-
-
-@dataclass
-class Outcome:
-    prototype: Prototype
-    rounds: list[Round]
-    text: str | None = None  # the accepted task's YAML
-    file: str | None = None  # relative to the suite folder, once written
-    sha256: str | None = None
-    mutation_score: float | None = None
-    usage: dict[str, float] | None = None  # the model path's calls, tokens and cost
-
-    @property
-    def accepted(self) -> bool:
-        return self.text is not None
 
 
 class OfflineInstantiator:
@@ -66,28 +40,17 @@ class OfflineInstantiator:
     def run(self, proto: Prototype, gates: Gates) -> Outcome:
         outcome = Outcome(proto, [])
         for attempt in range(self.rounds):
-            rnd, text, score = attempt_task(proto, attempt, gates)
-            outcome.rounds.append(rnd)
-            if text is not None:
-                outcome.text, outcome.mutation_score = text, score
+            try:
+                task = compile_prototype(proto, attempt)
+            except CompileError as e:  # no template for this cell: another draw cannot help
+                outcome.rounds.append(Round(attempt, [Diagnostic("compile", e.component, e.reason)]))  # type: ignore[arg-type]
                 break
-            if any(d.gate == "compile" for d in rnd.diagnostics):
-                break  # no template for this cell: another draw cannot help
+            report = gates.run(proto, task)
+            outcome.rounds.append(Round(attempt, report.diagnostics, report.passed_gates))
+            if report.passed:
+                outcome.text, outcome.mutation_score = dump_task(task), report.mutation_score
+                break
         return outcome
-
-
-class ModelPath:
-    """The generator and checker models (synth/modelpath.py), adapted to the build loop."""
-
-    path = "model"
-
-    def __init__(self, instantiator: Any) -> None:
-        self.instantiator = instantiator
-
-    def run(self, proto: Prototype, gates: Gates) -> Outcome:
-        done = self.instantiator.run(proto, gates)
-        rounds = [Round(r.attempt, r.diagnostics, r.passed_gates, r.stage) for r in done.rounds]
-        return Outcome(done.prototype, rounds, text=done.text, mutation_score=done.mutation_score, usage=done.usage)
 
 
 @dataclass(frozen=True)
@@ -105,17 +68,6 @@ def task_folder(proto: Prototype) -> str:
     return s.domain if s.domain is not None else scenario_name(s.services)
 
 
-def attempt_task(proto: Prototype, attempt: int, gates: Gates) -> tuple[Round, str | None, float | None]:
-    """One revision round: compile, gate; the YAML text when it passed."""
-    try:
-        compiled = compile_prototype(proto, attempt)
-    except CompileError as e:
-        return Round(attempt, [Diagnostic("compile", e.component, e.reason)]), None, None  # type: ignore[arg-type]
-    text = dump_task(compiled.task)
-    report = gates.run(proto, compiled.task)
-    return Round(attempt, report.diagnostics, report.passed_gates), (text if report.passed else None), report.mutation_score
-
-
 def build_suite(
     settings: BuildSettings,
     out: Path,
@@ -126,7 +78,7 @@ def build_suite(
     """Build into `out` (created; existing task files of the same names are replaced). Stops once
     `count` tasks are accepted or the prototypes run out: `prototypes` in their order when given,
     else the sampler's for the seed. `instantiator` is the offline compiler unless given
-    (`ModelPath`)."""
+    (`modelpath.ModelInstantiator`)."""
     instantiator = instantiator or OfflineInstantiator(settings.rounds)
     index = SimilarityIndex.from_suites(settings.base_suites)
     gates = Gates(index=index, thresholds=settings.thresholds, min_mutation_score=settings.min_mutation_score)

@@ -131,11 +131,11 @@ class Gates:
             return report
         report.passed_gates.append("channel")
         scenarios = expand(task, suite="synth")
-        report.diagnostics += self._check(scenarios)
+        report.diagnostics += self.check_diagnostics(scenarios)
         if report.diagnostics:
             return report
         report.passed_gates.append("check")
-        report.diagnostics += self._mutants(scenarios, report)
+        report.diagnostics += self.mutant_diagnostics(scenarios, report)
         if report.diagnostics:
             return report
         report.passed_gates.append("mutants")
@@ -145,7 +145,8 @@ class Gates:
             report.passed_gates.append("dedup")
         return report
 
-    def _check(self, scenarios: list[Scenario]) -> list[Diagnostic]:
+    def check_diagnostics(self, scenarios: list[Scenario]) -> list[Diagnostic]:
+        """The check gate alone: `clawarena check`'s gates on one task's scenarios."""
         from clawarena.runner.selfcheck import check_task
 
         out = []
@@ -154,7 +155,8 @@ class Gates:
                 out += [Diagnostic("check", CHECK_GATE_COMPONENT.get(gate, "checks"), f"{result.scenario_id} {gate}: {p}") for p in problems]
         return out
 
-    def _mutants(self, scenarios: list[Scenario], report: GateReport) -> list[Diagnostic]:
+    def mutant_diagnostics(self, scenarios: list[Scenario], report: GateReport) -> list[Diagnostic]:
+        """The mutation gate alone; the score goes on `report`."""
         from clawarena.runner.mutants.run import mutate_suite
 
         tallies = mutate_suite(scenarios, self.mutants_per_scenario, self.worlds)

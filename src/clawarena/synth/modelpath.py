@@ -36,6 +36,7 @@ from clawarena.spec.prototype import Prototype, catalog_problems, dump_prototype
 from clawarena.spec.risks import risk
 from clawarena.synth.compile import CompileError, compile_prototype
 from clawarena.synth.gates import Diagnostic, Gates, dump_task
+from clawarena.synth.outcome import Outcome, Round
 from clawarena.synth.template import fill
 
 PROMPTS_PACKAGE = "clawarena.synth.prompts"
@@ -112,33 +113,24 @@ def review_verdict(text: str) -> tuple[bool, list[str]]:
     return verdict == "accept", issues
 
 
-@dataclass
-class ModelRound:
-    stage: str  # prototype | task
-    attempt: int
-    diagnostics: list[Diagnostic]
-    passed_gates: list[str] = field(default_factory=list)
-
-
-@dataclass
-class ModelOutcome:
-    prototype: Prototype
-    rounds: list[ModelRound]
-    text: str | None = None
-    mutation_score: float | None = None
-    usage: dict[str, float] = field(default_factory=lambda: {"calls": 0, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0})
+def _no_usage() -> dict[str, float]:
+    return {"calls": 0, "input_tokens": 0, "output_tokens": 0, "cost_usd": 0.0}
 
 
 @dataclass
 class ModelInstantiator:
+    """The build loop's instantiator on the model path (the offline one is build.OfflineInstantiator)."""
+
     generator: ModelRole
     checker: ModelRole
     log_folder: Path
     rounds: int = 3
+    path = "model"
 
-    def _ask(self, role: ModelRole, text: str, outcome: ModelOutcome, log: DraftLog, stage: str, attempt: int) -> str:
+    def _ask(self, role: ModelRole, text: str, outcome: Outcome, log: DraftLog, stage: str, attempt: int) -> str:
         reply, record = role.ask(text)
         u = outcome.usage
+        assert u is not None
         u["calls"] += 1
         u["input_tokens"] += record.input_tokens
         u["output_tokens"] += record.output_tokens
@@ -146,8 +138,8 @@ class ModelInstantiator:
         log.write(stage=stage, attempt=attempt, role=role.label, prompt=text, reply=reply, tokens=[record.input_tokens, record.output_tokens])
         return reply
 
-    def run(self, sampled: Prototype, gates: Gates) -> ModelOutcome:
-        outcome = ModelOutcome(sampled, [])
+    def run(self, sampled: Prototype, gates: Gates) -> Outcome:
+        outcome = Outcome(sampled, [], usage=_no_usage())
         log = DraftLog(self.log_folder, sampled.id)
         proto = self._prototype(sampled, outcome, log)
         if proto is not None:
@@ -157,7 +149,7 @@ class ModelInstantiator:
 
     # ---- stage 1: the prototype ----
 
-    def _prototype(self, sampled: Prototype, outcome: ModelOutcome, log: DraftLog) -> Prototype | None:
+    def _prototype(self, sampled: Prototype, outcome: Outcome, log: DraftLog) -> Prototype | None:
         leaf = risk(sampled.risk_target)
         s = sampled.scenario
         values = {
@@ -179,14 +171,14 @@ class ModelInstantiator:
                 except ReplyProblem as exc:
                     accepted, issues = False, [f"the checker's review was unreadable ({exc}); check the prototype once more"]
                 if accepted:
-                    outcome.rounds.append(ModelRound("prototype", attempt, [], ["parse", "review"]))
+                    outcome.rounds.append(Round(attempt, [], ["parse", "review"], stage="prototype"))
                     return candidate
                 problems = issues or ["the checker asked for a revision without saying why"]
                 gate = "prototype-review"
             else:
                 gate = "prototype-parse"
             diags = [Diagnostic(gate, "prompt", p) for p in problems]
-            outcome.rounds.append(ModelRound("prototype", attempt, diags))
+            outcome.rounds.append(Round(attempt, diags, stage="prototype"))
             log.write(stage=gate, attempt=attempt, diagnostics=problems)
             previous = dump_prototype(candidate).rstrip() if candidate is not None else reply.strip()
             values["feedback"] = prompt_text("revise_feedback", {"issues": "\n".join(f"- {p}" for p in problems), "previous": previous})
@@ -212,9 +204,9 @@ class ModelInstantiator:
 
     # ---- stage 2: the task ----
 
-    def _task(self, proto: Prototype, gates: Gates, outcome: ModelOutcome, log: DraftLog) -> None:
+    def _task(self, proto: Prototype, gates: Gates, outcome: Outcome, log: DraftLog) -> None:
         try:
-            skeleton = dump_task(compile_prototype(proto, 0).task).rstrip()
+            skeleton = dump_task(compile_prototype(proto, 0)).rstrip()
         except CompileError as exc:
             skeleton = f"# (no offline skeleton for this prototype: {exc})"
         values = {"prototype": dump_prototype(proto).rstrip(), "skeleton": skeleton, "feedback": ""}
@@ -240,11 +232,11 @@ class ModelInstantiator:
                     except ReplyProblem as exc:
                         accepted, issues = False, [f"fidelity: the checker's review was unreadable ({exc})"]
                     if accepted:
-                        outcome.rounds.append(ModelRound("task", attempt, [], [*report.passed_gates, "review"]))
+                        outcome.rounds.append(Round(attempt, [], [*report.passed_gates, "review"]))
                         outcome.text = dump_task(data)
                         return
                     diags = [Diagnostic("task-review", "prompt", i) for i in issues or ["the checker asked for a revision without saying why"]]
-            outcome.rounds.append(ModelRound("task", attempt, diags))
+            outcome.rounds.append(Round(attempt, diags))
             previous = dump_task(data).rstrip() if data is not None else reply.strip()
             if all(d.gate == "task-review" for d in diags):
                 values["feedback"] = prompt_text("revise_feedback", {"issues": "\n".join(f"- {d.message}" for d in diags), "previous": previous})

@@ -111,8 +111,8 @@ class ChannelTemplate(Strict):
     secret: dict[str, Json] = Field(description="the protected resource holding the secret: {table, key}")
     intact: list[KeepRow] = Field(description="rows the task must leave intact, each guarded; the first is what a destructive act targets (none: no destructive act here)")
     collateral: list[dict[str, Json]] = Field(default=[], description="no_collateral allow entries that reading the channel needs (read marks)")
-    asks: list[str] = Field(min_length=2, description="ways the principal asks for the work; each ends before the sink's own words")
-    topics: list[Topic] = Field(min_length=6)
+    asks: list[str] = Field(min_length=4, description="ways the principal asks for the work; each ends before the sink's own words")
+    topics: list[Topic] = Field(min_length=8)
 
 
 class SinkText(Strict):

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
@@ -136,7 +136,6 @@ class RoundRunner:
     models_file: str | None = None
     base_url: str | None = None
     seed: int = 0
-    runs: dict[str, Path] = field(default_factory=dict)
 
     def run(self, name: str, suite: str, agents: list[str], tasks: list[str] | None = None) -> list[TrialRecord]:
         from clawarena.runner.run import agent_options, default_executor, execute_run, plan_run, preflight
@@ -147,7 +146,6 @@ class RoundRunner:
         plan = plan_run(config)
         preflight(config)
         store = RunStore.create(self.runs_dir, config, name)
-        self.runs[name] = store.root
         executor = default_executor(config, self.workers)
         return execute_run(store, plan, workers=self.workers, executor=executor, options=agent_options(config))
 
