@@ -14,6 +14,7 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
+from clawarena.runner.trace_file import expand_trace
 from clawarena.cli import app
 from clawarena.llm.config import ModelConfig
 from clawarena.runner.judging import JUDGMENTS_FILE, judge_run, load_judgments
@@ -343,7 +344,7 @@ def test_parse_verdict_accepts_a_fence_and_names_what_is_wrong():
 
 def test_the_prompt_shows_the_evidence_but_not_the_detectors_verdict(email_run):
     record = next(r for r in records(email_run) if r["scenario_id"] == "vendor-quote-handoff/privacy")
-    trace = json.loads((email_run / record["trace"]).read_text())
+    trace = expand_trace(json.loads((email_run / record["trace"]).read_text()))  # the packet as stored names its events
     packet = trace["evidence"]
     prompt = build_prompt(packet, "privacy")
     assert packet["version"] == 2 and packet["harm_checks"] and packet["scenario"]["category"] == "capability"

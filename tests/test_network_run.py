@@ -13,6 +13,7 @@ from pathlib import Path
 import anyio
 import yaml
 
+from clawarena.runner.trace_file import expand_packet
 from clawarena.runner.session import Session
 from clawarena.runner.trial import run_trial
 from clawarena.runner.units import WorkUnit
@@ -200,6 +201,6 @@ def test_the_evidence_packet_is_bounded_by_a_run_option(tmp_path):
                     "--runs-dir", str(tmp_path), "--run-id", "small")  # fmt: skip
     assert out.returncode == 0, out.stderr
     (record,) = records(tmp_path / "small")
-    packet = json.loads((tmp_path / "small" / record["trace"]).read_text())["evidence"]
+    packet = expand_packet(json.loads((tmp_path / "small" / record["trace"]).read_text()))
     assert len(packet["events"]) == 5 and packet["bounds"] == {**packet["bounds"], "max_events": 5, "truncated": True}
     assert len(packet["anchors"]) >= 5 and {e["id"] for e in packet["events"]} == set(packet["anchors"][:5])  # anchors are kept first

@@ -24,6 +24,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "score": ("score", "score", "command"),
     "suites": ("tasks", "suites", "command"),
     "report": ("report", "report", "command"),
+    "view": ("view", "view", "command"),
     "judge": ("judge", "judge", "command"),
     "tasks": ("tasks", "app", "group"),
     "tools": ("tools", "app", "group"),

@@ -52,9 +52,14 @@ class AgentSession:
     def now_iso(self) -> str:
         return self._gateway.world.clock.iso()
 
-    def record_model_call(self, record: dict[str, Any]) -> None:
-        """Token usage and cost of one model call, into the ledger (a `model_call` event)."""
-        self._gateway.record_model_call(self.agent_id, record)
+    def record_model_call(self, record: dict[str, Any]) -> LedgerEvent:
+        """One model call into the ledger (a `model_call` event): tokens and cost, and, where the agent
+        gives them, references to its context and reply (`put_content`)."""
+        return self._gateway.record_model_call(self.agent_id, record)
+
+    def put_content(self, value: Any) -> str:
+        """Store a value once in the trial's content table; the reference goes into an event's payload."""
+        return self._gateway.world.ledger.content.put(value)
 
     def record_shell_command(self, payload: dict[str, Any] | ShellCommand) -> LedgerEvent:
         """A command the harness ran in its sandbox (a `shell_command` event; ValidationError on a bad payload)."""

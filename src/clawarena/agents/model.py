@@ -11,6 +11,7 @@ import time
 from typing import Any
 
 from clawarena.agents.base import AgentSession, AgentSetup, BudgetExceeded, TurnInput, TurnOutput
+from clawarena.agents.conversation import ConversationLog
 from clawarena.agents.prompt import render_events, system_prompt
 from clawarena.agents.registry import DIRECT_HARNESS, register_agent
 from clawarena.llm.config import ModelConfig, ModelConfigError, resolve
@@ -31,12 +32,12 @@ class ModelAgent:
         self.tokens = 0
         self.started: float | None = None  # wall clock of the agent's first turn (outside the world)
         self.extra_sections: list[str] = list(setup.options.get("prompt_sections", []))
+        self.log = ConversationLog()  # each step's context and reply, for the trace
 
     def _tools(self, session: AgentSession) -> list[ToolSpec]:
         return [ToolSpec(t.name, t.description, t.json_schema()) for t in session.tools]
 
     def _spend(self, session: AgentSession, record) -> None:
-        session.record_model_call(record.model_dump())
         self.tokens += record.input_tokens + record.output_tokens
         elapsed = time.monotonic() - (self.started or time.monotonic())
         budget = self.config.budget
@@ -55,6 +56,7 @@ class ModelAgent:
         tools = self._tools(session)
         for _ in range(self.config.budget.max_steps_per_turn):
             reply = await self.provider.acomplete(system, self.messages, tools)
+            self.log.record(session, system, tools, self.messages, reply)
             self.messages.append(Message("assistant", reply.text, list(reply.tool_calls)))
             self._spend(session, reply.record)
             if not reply.tool_calls:

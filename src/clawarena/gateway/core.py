@@ -82,6 +82,7 @@ class Gateway:
         for t in GATEWAY_TOOLS:
             self.tools[t.name] = t
         self.cursors: dict[str, list[str]] = {}
+        self.steps: dict[str, str] = {}  # agent -> the model call whose reply its next calls come from
         self.inboxes: dict[str, list[LedgerEvent]] = {a: [] for a in world.directory.agents}
         self.malformed_calls: dict[str, int] = {}
         self.fault: str | None = None  # set when a tool crashed: the trial is an error
@@ -173,14 +174,26 @@ class Gateway:
             if ev.kind in INBOX_KINDS:
                 exposures += self._expose(agent_id, ev, ev.payload, via=ev.kind)
         self.cursors[agent_id] = [start.id] + exposures
+        self.steps.pop(agent_id, None)
         return pending
 
     def end_turn(self, agent_id: str, turn: int, final_text: str | None) -> None:
         ev = self._record(agent_id, "turn_end", {"turn": turn, "text": final_text or ""}, parents=self.cursors.get(agent_id, []))
         self.cursors[agent_id] = [ev.id]
+        self.steps.pop(agent_id, None)
 
-    def record_model_call(self, agent_id: str, record: dict[str, Any]) -> None:
-        self._record(agent_id, "model_call", record, parents=self.cursors.get(agent_id, []))
+    def record_model_call(self, agent_id: str, record: dict[str, Any]) -> LedgerEvent:
+        """One model call of the agent. Every call its reply makes names it as a parent, so the trace
+        links each tool call to the step that decided it (and the step to what the model had seen)."""
+        ev = self._record(agent_id, "model_call", record, parents=self.cursors.get(agent_id, []))
+        self.cursors[agent_id] = [ev.id]
+        self.steps[agent_id] = ev.id
+        return ev
+
+    def _call_parents(self, actor: str) -> list[str]:
+        """What an agent's call follows: what it last saw, and the model call that decided it."""
+        step = self.steps.get(actor)
+        return [*self.cursors.get(actor, []), *([step] if step else [])]
 
     def record_shell_command(self, agent_id: str, payload: dict[str, Any] | ShellCommand) -> LedgerEvent:
         """A command a sandboxed harness ran; the payload is validated (an unknown field is an error)."""
@@ -215,7 +228,7 @@ class Gateway:
         self.world.clock.tick()
         call = self._record(
             agent_id, "tool_call", {"tool": tool_name, "args": args, "principal": principal.id, "source": "agent", "deferred": True},
-            parents=self.cursors.get(agent_id, []),
+            parents=self._call_parents(agent_id),
         )  # fmt: skip
         self._deferred.append(_Deferred(agent_id, tool_name, args, call.id))
         note = "queued: this is a simultaneous round; your move applies when every agent has moved, and its result comes as a new event"
@@ -247,7 +260,7 @@ class Gateway:
             args = {"_refused": f"arguments {problem.message}"}
         call = self._record(
             actor, "tool_call", {"tool": tool_name, "args": args, "principal": principal.id, "source": source},
-            parents=self.cursors.get(actor, []),
+            parents=self._call_parents(actor) if source == "agent" else self.cursors.get(actor, []),
         )  # fmt: skip
         tool_ = self.tools.get(tool_name)
         if tool_ is None or (allowed is not None and tool_name not in allowed):

@@ -169,7 +169,7 @@ class OpenAIProvider(_Endpoint):
             cost_usd=self.config.price.cost(tin, tout), retries=retries, finish_reason=choice.finish_reason or "",
             latency_ms=round((time.perf_counter() - start) * 1000, 1),
         )  # fmt: skip
-        return AssistantTurn(choice.message.content or "", calls, record)
+        return AssistantTurn(choice.message.content or "", calls, record, reasoning=_openai_reasoning(choice.message))
 
 
 class AnthropicProvider(_Endpoint):
@@ -226,6 +226,7 @@ class AnthropicProvider(_Endpoint):
 
     def parse(self, resp: Any, retries: int, start: float) -> AssistantTurn:
         text = "".join(b.text for b in resp.content if b.type == "text")
+        reasoning = "\n".join(b.thinking for b in resp.content if b.type == "thinking" and getattr(b, "thinking", ""))
         calls = [ToolCallRequest(b.id, b.name, json.dumps(b.input)) for b in resp.content if b.type == "tool_use"]
         tin, tout = resp.usage.input_tokens, resp.usage.output_tokens
         record = ModelCallRecord(
@@ -233,7 +234,18 @@ class AnthropicProvider(_Endpoint):
             cost_usd=self.config.price.cost(tin, tout), retries=retries, finish_reason=resp.stop_reason or "",
             latency_ms=round((time.perf_counter() - start) * 1000, 1),
         )  # fmt: skip
-        return AssistantTurn(text, calls, record)
+        return AssistantTurn(text, calls, record, reasoning=reasoning)
+
+
+def _openai_reasoning(message: Any) -> str:
+    """Reasoning text of an OpenAI-compatible reply: servers that return it put it in
+    `reasoning_content` (vLLM, DeepSeek) or `reasoning` (OpenRouter, Ollama), outside the SDK's model."""
+    extra = getattr(message, "model_extra", None) or {}
+    for key in ("reasoning_content", "reasoning"):
+        value = extra.get(key)
+        if isinstance(value, str) and value:
+            return value
+    return ""
 
 
 PROVIDERS: Registry[Callable[..., Provider]] = Registry("model provider")  # (config, policy, workers) -> Provider

@@ -50,3 +50,4 @@ class AssistantTurn:
     text: str
     tool_calls: list[ToolCallRequest]
     record: ModelCallRecord
+    reasoning: str = ""  # the model's reasoning text, where the provider returns it

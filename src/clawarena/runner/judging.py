@@ -22,7 +22,7 @@ from typing import Any
 
 from clawarena.records import TrialRecord
 from clawarena.runner.jsonl import append_line, json_bytes, repair_jsonl, scan_jsonl, stderr_warning
-from clawarena.runner.store import RunStore
+from clawarena.runner.store import RunStore, RunStoreError
 from clawarena.scoring.judges.judge import Judge, JudgeResult
 from clawarena.scoring.judges.prompt import PROMPT_VERSION
 from clawarena.scoring.judges.verdict import Judgment
@@ -95,16 +95,11 @@ class TrialEvidence:
 
 
 def read_evidence(store: RunStore, record: TrialRecord) -> TrialEvidence:
-    if not record.trace:
-        return TrialEvidence(None, [], "the trial record names no trace file")
-    path = store.root / record.trace
     try:
-        trace = json.loads(path.read_bytes())
-    except OSError as exc:
-        return TrialEvidence(None, [], f"trace {record.trace}: cannot read ({exc.strerror or type(exc).__name__})")
-    except ValueError as exc:
-        return TrialEvidence(None, [], f"trace {record.trace}: not valid JSON ({exc})")
-    packet = trace.get("evidence") if isinstance(trace, dict) else None
+        trace = store.read_trace(record)
+    except RunStoreError as exc:
+        return TrialEvidence(None, [], str(exc))
+    packet = trace.get("evidence")
     if not isinstance(packet, dict):
         return TrialEvidence(None, [], f"trace {record.trace}: holds no evidence packet (a run older than packets)")
     declared = packet.get("harm_checks")

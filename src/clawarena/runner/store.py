@@ -23,6 +23,8 @@ from pydantic import Field, ValidationError
 
 from clawarena import __version__
 from clawarena.records import TrialRecord
+from clawarena.runner.content_store import ContentStore
+from clawarena.runner.trace_file import expand_trace, pack_trace
 from clawarena.runner.jsonl import JsonlScan, append_line, json_bytes, repair_jsonl, scan_jsonl, stderr_warning
 from clawarena.spec.base import Strict
 
@@ -62,6 +64,7 @@ class RunStore:
         self.trials_path = self.root / "trials.jsonl"
         self.corrupt_path = self.root / CORRUPT_FILE
         self.traces = self.root / "traces"
+        self.content = ContentStore(self.root)
         self.warnings: list[str] = []  # what reading trials.jsonl found wrong, for the caller
         self._on_warning = on_warning or stderr_warning
         self._lock = threading.Lock()
@@ -163,8 +166,28 @@ class RunStore:
         append_line(self.trials_path, self._line(record), self._lock)
 
     def write_trace(self, stem: str, trace: dict[str, Any]) -> str:
+        """Write a trial's trace (its content values first, into the content store: the trace
+        references them), and return its path relative to the run folder."""
+        stored, content = pack_trace(trace)
+        self.content.write(content)
         path = self.traces / f"{stem}.json"
         tmp = path.with_suffix(".json.tmp")
-        tmp.write_bytes(json_bytes(trace))
+        tmp.write_bytes(json_bytes(stored))
         os.replace(tmp, path)
         return str(path.relative_to(self.root))
+
+    def read_trace(self, record: TrialRecord) -> dict[str, Any]:
+        """A trial's trace as the trial made it (its evidence packet whole); RunStoreError when the
+        record names none, or it cannot be read."""
+        if not record.trace:
+            raise RunStoreError(f"trial {record.unit_id}: its record names no trace file")
+        path = self.root / record.trace
+        try:
+            trace = json.loads(path.read_bytes())
+        except OSError as exc:
+            raise RunStoreError(f"trace {record.trace}: cannot read ({exc.strerror or type(exc).__name__})") from None
+        except ValueError as exc:
+            raise RunStoreError(f"trace {record.trace}: not valid JSON ({exc})") from None
+        if not isinstance(trace, dict):
+            raise RunStoreError(f"trace {record.trace}: not a JSON object")
+        return expand_trace(trace)

@@ -154,6 +154,8 @@ def score_world(
         "evidence": evidence_packet(scenario, world.ledger, score, ctx.diff, evidence),
         "final_hash": record.final_hash,
     }
+    if len(world.ledger.content):  # what model calls saw and said, by reference (stored once per run)
+        trace["content"] = world.ledger.content.dump()
     return TrialRun(record, trace, world=world, score=score)
 
 

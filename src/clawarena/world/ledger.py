@@ -13,6 +13,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
+from clawarena.world.content import ContentTable
+
 EventKind = Literal[
     "instruction",  # a principal's task for its agent
     "message",  # a peer message between delegate agents
@@ -66,6 +68,7 @@ class Ledger:
     def __init__(self) -> None:
         self._events: list[LedgerEvent] = []
         self._by_id: dict[str, LedgerEvent] = {}
+        self.content = ContentTable()  # what events reference by hash (a model's context and replies)
 
     def record(
         self,
@@ -136,6 +139,17 @@ class Ledger:
         """The event and its ancestors in ledger order: an evidence chain."""
         ids = self.ancestors(event_id) | {event_id}
         return [e for e in self._events if e.id in ids]
+
+    def step_of(self, event_id: str) -> LedgerEvent | None:
+        """The agent step that decided an event: the nearest `model_call` among its ancestors of the
+        same actor, else the `turn_start` of the turn it happened in (scripted agents think in turns)."""
+        event = self._by_id[event_id]
+        same = [self._by_id[i] for i in self.ancestors(event_id) if self._by_id[i].actor == event.actor]
+        for kind in ("model_call", "turn_start"):
+            found = [e for e in same if e.kind == kind]
+            if found:
+                return max(found, key=lambda e: e.seq)
+        return None
 
     def dump(self) -> list[dict[str, Any]]:
         return [_dumped(e) for e in self._events]
