@@ -33,6 +33,7 @@ class Step:
     tool_calls: list[tuple[str, Any]] = field(default_factory=list)  # (name, args dict or raw JSON text)
     fault: int | None = None
     usage: tuple[int, int] = (100, 20)
+    reasoning: str = ""  # OpenAI-compatible servers: `reasoning_content`; Anthropic: a thinking block
 
 
 def call(name: str, args: Any = None) -> tuple[str, Any]:
@@ -85,6 +86,8 @@ def openai_app(model: ScriptedModel) -> FastAPI:
 def _completion(step: Step, n: int, model: str) -> dict[str, Any]:
     """One scripted reply as a chat.completion object."""
     message: dict[str, Any] = {"role": "assistant", "content": step.text or None}
+    if step.reasoning:
+        message["reasoning_content"] = step.reasoning  # as vLLM and DeepSeek return it
     if step.tool_calls:
         message["tool_calls"] = [
             {"id": f"call_{n}_{i}", "type": "function", "function": {"name": name, "arguments": _args_text(args)}}
@@ -162,7 +165,8 @@ def anthropic_app(model: ScriptedModel) -> FastAPI:
         n = model.served
         if body.get("stream"):
             return _typed_sse(_anthropic_events(step, n, body["model"]))
-        content: list[dict[str, Any]] = [{"type": "text", "text": step.text}] if step.text else []
+        content: list[dict[str, Any]] = [{"type": "thinking", "thinking": step.reasoning, "signature": "sig"}] if step.reasoning else []
+        content += [{"type": "text", "text": step.text}] if step.text else []
         for i, (name, args) in enumerate(step.tool_calls):
             content.append({"type": "tool_use", "id": f"toolu_{n}_{i}", "name": name, "input": args if isinstance(args, dict) else {}})
         return {

@@ -2,11 +2,24 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import typer
 
 from clawarena.commands.base import console, err, fail
+
+
+def _cannot_listen(port: int) -> str | None:
+    """Why 127.0.0.1:port cannot be listened on, if it cannot (asked before uvicorn, which would log
+    its own traceback-like lines)."""
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn binds: a port in TIME_WAIT is free
+        try:
+            probe.bind(("127.0.0.1", port))
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
 
 
 def view(
@@ -27,10 +40,13 @@ def view(
     for run in index.runs.values():
         for warning in run.warnings:
             err.out(f"warning: {warning}", highlight=False)
+    problem = _cannot_listen(port)
+    if problem:
+        fail(f"--port {port}: cannot listen on 127.0.0.1 ({problem}); is another viewer running? --port 0 picks a free port")
     try:
         server = start_in_thread(build_app(index), port=port)
-    except (RuntimeError, OSError) as exc:
-        fail(f"--port {port}: cannot listen on 127.0.0.1 ({exc}); is another viewer running? --port 0 picks a free port")
+    except (RuntimeError, OSError) as exc:  # taken between the test and the start
+        fail(f"--port {port}: cannot listen on 127.0.0.1 ({exc}); --port 0 picks a free port")
     console.out(f"{len(index.rows)} trials from {len(index.runs)} run(s): {server.url}/  (Ctrl-C stops)", highlight=False)
     try:
         while server.thread.is_alive():

@@ -6,6 +6,7 @@ Routes:
   `/runs/{run}/compare/{unit}`: the page (the script reads the path);
 - `/api/runs`, `/api/facets`, `/api/trials?FILTER=VALUE&q=&sort=&desc=&offset=&limit=`;
 - `/api/runs/{run}/trials/{unit}` (the trial page's data, with the same task's other variants);
+- `/api/runs/{run}/context/{event}/{unit}`: a model step's whole context, resolved;
 - `/api/runs/{run}/content/{ref}`: one stored value (a model's context message, its tool list).
 
 It serves 127.0.0.1 only; the Host header must name it (a page elsewhere cannot reach it through
@@ -25,8 +26,10 @@ from pydantic import ValidationError
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 
 from clawarena.runner.content_store import ContentStoreError
+from clawarena.view.context import ContextError, full_context
 from clawarena.view.index import FILTERS, Query, TrialIndex, ViewError
 from clawarena.view.trial import trial_page
+from clawarena.world.ledger import Ledger
 
 STATIC = {"viewer.js": "text/javascript", "viewer.css": "text/css", "index.html": "text/html"}
 CSP = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'none'"
@@ -121,6 +124,22 @@ def build_app(index: TrialIndex, hosts: list[str] | None = None) -> FastAPI:
         data["run"] = run
         data["counterparts"] = [r.public() for r in index.counterparts(row)]
         return data
+
+    @app.get("/api/runs/{run}/context/{event}/{unit:path}")
+    def context(run: str, event: str, unit: str) -> Any:
+        """A model step's whole context (its prior steps' messages, then its own), resolved."""
+        row, problem = found(run, unit)
+        if problem:
+            return problem
+        folder = index.runs[run]
+        trace = folder.trace(unit)
+        try:
+            ledger = Ledger.load(trace.get("ledger") or [])
+            return full_context(ledger, folder.store.content.read, event)
+        except (ContextError, ContentStoreError) as exc:
+            return _error(404, str(exc))
+        except (KeyError, TypeError, ValueError, AttributeError, ValidationError) as exc:
+            return _error(422, f"trace of {unit}: cannot be shown ({type(exc).__name__}: {exc})")
 
     @app.get("/api/runs/{run}/content/{ref}")
     def content(run: str, ref: str) -> Any:

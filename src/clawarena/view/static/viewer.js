@@ -235,17 +235,16 @@ class TrialView {
   }
 
   async loadContext(step, into) {
-    const run = enc(this.data.run);
-    const refs = [["system prompt", step.context.system], ["tools", step.context.tools], ...step.context.messages.map((r, i) => [`message ${i + 1}`, r])];
-    for (const [label, ref] of refs) {
-      if (!ref) continue;
-      try {
-        const {value} = await api(`/api/runs/${run}/content/${enc(ref)}`);
-        const text = typeof value === "string" ? value : JSON.stringify(value, null, 2);
-        into.append(h("details", {open: label.startsWith("message")}, h("summary", {}, label), h("pre", {}, text)));
-      } catch (error) {
-        into.append(h("p", {class: "fail"}, `${label}: ${error.message}`));
-      }
+    try {
+      const ctx = await api(`/api/runs/${enc(this.data.run)}/context/${enc(step.event)}/${enc(this.data.record.unit_id)}`);
+      const added = ctx.messages.length - step.context.messages.length;
+      into.append(h("details", {}, h("summary", {}, "system prompt"), h("pre", {}, ctx.system)),
+        h("details", {}, h("summary", {}, `${ctx.tools.length} tool(s)`), h("pre", {}, ctx.tools.map((t) => t.name).join("\n"))),
+        ctx.messages.map((m, i) => h("details", {open: i >= added, class: "context-message"},
+          h("summary", {}, `${i + 1}. ${m.role}${i >= added ? " (new at this step)" : ""}`),
+          h("pre", {}, m.content || ""), (m.tool_calls || []).map((c) => h("code", {}, `${c.name}(${c.arguments}) `)))));
+    } catch (error) {
+      into.append(h("p", {class: "fail"}, `context: ${error.message}`));
     }
   }
 
