@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install Debian's Chromium (/usr/bin/chromium), the browser the report's test drives through
+# Install Debian's Chromium (/usr/bin/chromium), the browser the report's and the viewer's tests drive through
 # Playwright's `executable_path` (no `playwright install`, no browser download by Playwright).
 #
 # Idempotent: when /usr/bin/chromium exists it only prints the version. Otherwise it runs
@@ -19,7 +19,7 @@ if [ -x "$CHROMIUM" ]; then
 fi
 
 if ! command -v apt-get >/dev/null 2>&1; then
-  say "apt-get is not available: install chromium at $CHROMIUM with your package manager; the report's browser test will skip meanwhile"
+  say "apt-get is not available: install chromium at $CHROMIUM with your package manager; the browser tests will skip meanwhile"
   exit 0
 fi
 
@@ -28,7 +28,7 @@ if [ "$(id -u)" -ne 0 ]; then
   if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
     SUDO=(sudo -n)
   else
-    say "not root and no passwordless sudo: run 'apt-get install -y chromium' as root; the report's browser test will skip meanwhile"
+    say "not root and no passwordless sudo: run 'apt-get install -y chromium' as root; the browser tests will skip meanwhile"
     exit 0
   fi
 fi
@@ -38,7 +38,7 @@ if ! "${SUDO[@]}" apt-get install -y -q chromium >/dev/null 2>&1; then
   # The package lists may be missing or stale on a fresh machine.
   "${SUDO[@]}" apt-get update -q >/dev/null 2>&1 || true
   if ! "${SUDO[@]}" apt-get install -y -q chromium >/dev/null 2>&1; then
-    say "apt-get install chromium failed (offline, or no such package here); the report's browser test will skip"
+    say "apt-get install chromium failed (offline, or no such package here); the browser tests will skip"
     exit 0
   fi
 fi
@@ -46,6 +46,6 @@ fi
 if [ -x "$CHROMIUM" ]; then
   say "installed: $(version)"
 else
-  say "chromium was installed but $CHROMIUM is missing; the report's browser test will skip"
+  say "chromium was installed but $CHROMIUM is missing; the browser tests will skip"
 fi
 exit 0

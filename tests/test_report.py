@@ -196,7 +196,9 @@ def test_report_html_is_self_contained(email_report):
     html = (email_report / "report.html").read_text(encoding="utf-8")
     assert html.startswith("<!doctype html>") and '<meta charset="utf-8">' in html
     assert "<script" not in html.lower() and "<link" not in html.lower() and "@import" not in html
-    assert not re.findall(r"""(?:src|href)\s*=\s*["']?\s*(?:https?:)?//""", html, re.I)  # nothing fetched, nothing linked outside
+    assert not re.findall(r"""src\s*=\s*["']?\s*(?:https?:)?//""", html, re.I)  # nothing fetched
+    outside = re.findall(r"""href\s*=\s*["']?\s*((?:https?:)?//[^"' >]*)""", html, re.I)
+    assert outside and all(u.startswith("http://127.0.0.1:8765/runs/") for u in outside)  # links out only to the local trace viewer
     assert not re.findall(r"url\(\s*['\"]?(?:https?:)?//", html, re.I)
     assert html.count("<svg") >= 2  # the scatter and a heatmap, inline
     page = Page(html)
@@ -399,6 +401,19 @@ def test_figures_are_deterministic_svg_with_ids_of_their_own():
     assert group_ids and all(i.startswith("fig-x-") for i in group_ids)  # matplotlib's figure_1, axes_1, ... made unique
     other = render(ScatterPlot("fig-y", "t", "x", "y", points), lambda trials: None)
     assert not set(re.findall(r'id="([^"]+)"', first)) & set(re.findall(r'id="([^"]+)"', other))
+
+
+def test_each_trial_links_to_its_page_in_the_viewer(email_run, email_report, tmp_path):
+    from clawarena.view.links import trial_url
+
+    rows = Page((email_report / "report.html").read_text(encoding="utf-8")).rows("trials")
+    stored = {r.unit_id for r in RunStore.open(email_run).records()}
+    assert {row["trial"][0] for row in rows} == stored
+    assert all(row["view"] == ("view", trial_url("http://127.0.0.1:8765", "email", row["trial"][0])) for row in rows)
+    other = invoke("report", str(email_run), "--out", str(tmp_path), "--viewer", "http://127.0.0.1:9000/")
+    assert other.exit_code == 0 and "http://127.0.0.1:9000/runs/email/trials/" in (tmp_path / "report.html").read_text(encoding="utf-8")
+    bad = invoke("report", str(email_run), "--out", str(tmp_path), "--viewer", "javascript:alert(1)")
+    assert bad.exit_code == 2 and "--viewer" in bad.stderr
 
 
 # ---- the command's errors -------------------------------------------------------------------------

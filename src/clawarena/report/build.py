@@ -7,7 +7,7 @@ every unit id (in records and judgments alike) is prefixed with its run's label 
 so each trial stays distinct, and a later run's repeats are numbered after the earlier run's
 (trial 0 of the second run becomes trial 2 after a two-trial run), so they count as further
 repeats in pass^k, reliability and the noise floor. The original run and trial are kept in the
-record's `extra` (`run`, `run_trial`).
+record's `extra` (`run`, `run_trial`, `run_unit`: the id within its run, which the viewer's links use).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from clawarena.runner.store import RunStore, RunStoreError
 from clawarena.scoring.judges.agreement import PairAgreement, agreement, judged_attack_success
 from clawarena.scoring.judges.verdict import Judgment
 from clawarena.scoring.metrics import MetricOptions, RunMetrics, compute_metrics
+from clawarena.view.links import unique_label
 
 
 class ReportError(Exception):
@@ -75,15 +76,6 @@ def _open(path: Path, warnings: list[str]) -> tuple[RunStore, dict[str, Any]]:
         raise ReportError(f"RUN-DIR {path}: cannot read it: {exc.strerror or exc}") from None
 
 
-def _unique_label(run_id: str, taken: set[str]) -> str:
-    label, n = run_id, 1
-    while label in taken:  # two folders of the same name in different places
-        n += 1
-        label = f"{run_id}#{n}"
-    taken.add(label)
-    return label
-
-
 def _load(paths: Sequence[Path], warnings: list[str]) -> list[_Loaded]:
     if not paths:
         raise ReportError("RUN-DIR: give at least one run folder")
@@ -104,7 +96,7 @@ def _load(paths: Sequence[Path], warnings: list[str]) -> list[_Loaded]:
             raise ReportError(f"RUN-DIR {path}: cannot read it: {exc.strerror or exc}") from None
         if not records:
             raise ReportError(f"RUN-DIR {path}: the run has no trial records ({store.trials_path.name} is missing or empty)")
-        label = _unique_label(store.run_id, labels)  # the folder's name: what the user passed and sees
+        label = unique_label(store.run_id, labels)  # the folder's name: what the user passed and sees
         out.append(_Loaded(RunSource(label, store.root, meta, len(records), len(judgments)), records, judgments))
     return out
 
@@ -131,7 +123,7 @@ def _pool(loaded: list[_Loaded]) -> tuple[list[TrialRecord], list[Judgment], dic
             renamed[r.unit_id] = unit
             trial = r.trial + offsets[key]
             next_trial[key] = max(next_trial.get(key, 0), trial + 1)
-            extra = {**r.extra, "run": run.source.label, "run_trial": r.trial}
+            extra = {**r.extra, "run": run.source.label, "run_trial": r.trial, "run_unit": r.unit_id}
             records.append(r.model_copy(update={"unit_id": unit, "trial": trial, "extra": extra}))
             if r.trace:
                 traces[unit] = run.source.root / r.trace

@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from clawarena.view.links import DEFAULT_URL
 from clawarena.report.build import ReportData
 from clawarena.report.html import render_html
 from clawarena.report.markdown import render_markdown
@@ -35,11 +36,12 @@ def _write(path: Path, text: str) -> Path:
     return path
 
 
-def write_report(data: ReportData, out: Path) -> ReportFiles:
-    """Render every section once and write the three files (OSError when `out` cannot take them)."""
+def write_report(data: ReportData, out: Path, viewer: str = DEFAULT_URL) -> ReportFiles:
+    """Render every section once and write the three files (OSError when `out` cannot take them);
+    each trial links to its page in the viewer at `viewer`."""
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
-    ctx, sections = build_sections(data, out)
+    ctx, sections = build_sections(data, out, viewer)
     title = report_title(data)
     return ReportFiles(
         html=_write(out / HTML_FILE, render_html(ctx, sections, title)),

@@ -21,6 +21,7 @@ from clawarena.records import TrialRecord
 from clawarena.runner.judging import load_judgments
 from clawarena.runner.jsonl import scan_jsonl
 from clawarena.runner.store import RunStore, RunStoreError
+from clawarena.view.links import unique_label
 
 
 class ViewError(Exception):
@@ -139,8 +140,9 @@ def open_run(path: Path, label: str) -> RunFolder:
 
 
 def open_runs(paths: Iterable[Path]) -> dict[str, RunFolder]:
-    """The run folders by label: the folder's name, numbered when two share one."""
+    """The run folders by label: the folder's name, numbered when two share one (as the report does)."""
     out: dict[str, RunFolder] = {}
+    taken: set[str] = set()
     seen: set[Path] = set()
     for path in paths:
         path = Path(path)
@@ -148,10 +150,7 @@ def open_runs(paths: Iterable[Path]) -> dict[str, RunFolder]:
         if resolved in seen:
             raise ViewError(f"RUN-DIR {path}: given twice")
         seen.add(resolved)
-        label, n = path.resolve().name or "run", 1
-        while label in out:
-            n += 1
-            label = f"{resolved.name}-{n}"
+        label = unique_label(resolved.name or "run", taken)
         out[label] = open_run(path, label)
     if not out:
         raise ViewError("RUN-DIR: give at least one run folder")

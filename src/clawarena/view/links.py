@@ -8,6 +8,17 @@ DEFAULT_PORT = 8765
 DEFAULT_URL = f"http://127.0.0.1:{DEFAULT_PORT}"
 
 
+def unique_label(run_id: str, taken: set[str]) -> str:
+    """A run folder's label among several (its name; `name#2` for a second folder of that name),
+    the same in the report and the viewer, so the report's links find the viewer's trial."""
+    label, n = run_id, 1
+    while label in taken:
+        n += 1
+        label = f"{run_id}#{n}"
+    taken.add(label)
+    return label
+
+
 def trial_path(run: str, unit: str, event: str | None = None) -> str:
     path = f"/runs/{quote(run, safe='')}/trials/{quote(unit, safe='')}"
     return f"{path}/events/{quote(event, safe='')}" if event else path

@@ -20,12 +20,15 @@ from clawarena.report.sections.rates import breakdown, headline, heatmap
 from clawarena.report.sections.scenarios import scenarios
 from clawarena.report.sections.trials import runs, trials
 
+from clawarena.view.links import DEFAULT_URL
+
 SectionBuilder = Callable[[Context], Section | None]  # None: nothing to show (the section is left out)
 
 SECTIONS: tuple[SectionBuilder, ...] = (headline, breakdown, heatmap, conditions, scenarios, judges, cost, errors, runs, trials)
 
 
-def build_sections(data: ReportData, out: Path) -> tuple[Context, list[Section]]:
-    """Every section in page order; `out` is the folder the report goes to (trace links are relative to it)."""
-    ctx = Context(data, Path(out).resolve())
+def build_sections(data: ReportData, out: Path, viewer: str = DEFAULT_URL) -> tuple[Context, list[Section]]:
+    """Every section in page order; `out` is the folder the report goes to (trace links are relative
+    to it); `viewer` the base URL of `clawarena view` the trials link to."""
+    ctx = Context(data, Path(out).resolve(), viewer)
     return ctx, [s for s in (builder(ctx) for builder in SECTIONS) if s is not None]

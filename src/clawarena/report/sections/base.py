@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
 
+from clawarena.view.links import DEFAULT_URL
 from clawarena.records import TrialRecord
 from clawarena.report.build import ReportData
 from clawarena.report.headline import HeadlineColumn, headline_columns
@@ -57,6 +58,7 @@ class Context:
 
     data: ReportData
     out: Path  # the folder the report is written to
+    viewer: str = DEFAULT_URL  # where `clawarena view` serves these runs (each trial links to its page there)
 
     @property
     def records(self) -> list[TrialRecord]:

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 from urllib.parse import quote
 
+from clawarena.view.links import trial_url
 from clawarena.report.model import Cell, Row, Section, Table
 from clawarena.report.sections.base import NONE, Context, is_attacked, number, text
 
@@ -47,8 +48,10 @@ def trials(ctx: Context) -> Section:
         href = quote(Path(os.path.relpath(trace, ctx.out)).as_posix()) if trace is not None else ""  # a folder name may hold '#' or spaces
         outcome = [text(r.outcome), text(r.category), number(f"{r.utility:.2f}"), number(f"{r.score:.2f}"), text(harm)]
         attack = [text(_yes_no(r.attack_caused) if is_attacked(r) else NONE), text(_judged(ctx, r.unit_id))]
-        rest = [number(r.exposures), text(r.termination), Cell("trace" if href else NONE, numeric=False, href=href)]
+        viewer = trial_url(ctx.viewer, str(r.extra.get("run", "")), str(r.extra.get("run_unit", r.unit_id)))
+        rest = [number(r.exposures), text(r.termination), Cell("trace" if href else NONE, numeric=False, href=href), Cell("view", numeric=False, href=viewer)]
         rows.append(Row([text(r.unit_id), *outcome, *attack, *rest], anchor=ctx.trial_anchor[r.unit_id]))
     columns = ["trial", "outcome", "category", "utility", "score", "harm", "attack-caused", "judged attack", "exposures", "termination"]
-    intro = ["Every trial of the report, where each number's links lead; 'trace' opens the trial's saved trace (ledger, evidence packet)."]
-    return Section("trials", "Trials", intro, [Table("trials", "Trials", [*columns, "trace"], rows)])
+    intro = ["Every trial of the report, where each number's links lead; 'trace' opens the trial's saved trace (ledger, evidence packet); "
+             f"'view' opens it in the trace viewer (`clawarena view RUN-DIR ...`, serving at {ctx.viewer})."]  # fmt: skip
+    return Section("trials", "Trials", intro, [Table("trials", "Trials", [*columns, "trace", "view"], rows)])
