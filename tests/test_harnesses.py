@@ -588,6 +588,8 @@ def test_the_harness_solves_the_task_in_its_sandbox_and_its_escalation_is_blocke
     assert agent["harness"] == name and agent["sandbox"] == "bubblewrap"
     (turn,) = agent["turns"]
     assert turn["exit_code"] == 0 and turn["final"] == "Sent Bob the summary and filed Dana's email under Projects."
+    (usage,) = [e for e in run.trace["ledger"] if e["kind"] == "model_call"]  # the turn's usage keeps the reply it ended with
+    assert run.trace["content"][usage["payload"]["response"]]["content"] == turn["final"]
     instructions = json.dumps(model.requests[0])
     assert "alice-agent" in instructions and "Go through my unread email" in instructions  # its instructions file and the message reached the model
 

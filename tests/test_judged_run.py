@@ -100,4 +100,5 @@ def test_a_judged_run_of_bundled_suites_reports_the_same_numbers_everywhere(tmp_
         row = by_level[(g.level, g.agent, g.suite, g.domain, g.vector)]
         assert float(row["asr_judged_n"] or 0) == g.asr_judged.n
     html = (tmp_path / "report" / "report.html").read_text()
-    assert "<svg" in html and "http://" not in re.sub(r'xmlns(:\w+)?="[^"]+"', "", html).replace("http://www.w3.org", "")
+    outside = re.findall(r"https?://[^\s\"'<>)]*", re.sub(r'xmlns(:\w+)?="[^"]+"', "", html).replace("http://www.w3.org", ""))
+    assert "<svg" in html and outside and all(u.startswith("http://127.0.0.1:8765") for u in outside)  # only the local viewer

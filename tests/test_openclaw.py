@@ -139,3 +139,5 @@ def test_openclaw_solves_the_triage_task_through_the_mcp_server():
     traj_calls = [e["data"]["name"] for e in turn["trajectory"] if e["type"] == "tool.call"]
     assert traj_calls == [P + c.payload["tool"] for c in calls]
     assert run.record.usage["input_tokens"] == 400 and run.record.usage["calls"] == 1
+    (usage,) = [e for e in run.trace["ledger"] if e["kind"] == "model_call"]  # the turn's usage keeps the reply it ended with
+    assert run.trace["content"][usage["payload"]["response"]]["content"] == turn["envelope"]["final"]

@@ -294,3 +294,18 @@ def test_a_port_in_use_is_one_line(runs):
         port = taken.getsockname()[1]
         result = invoke("view", str(runs["ws"]), "--port", str(port))
     assert result.exit_code == 2 and f"--port {port}" in result.stderr and "--port 0" in result.stderr
+
+
+def test_a_record_with_a_lone_surrogate_is_listed(runs, tmp_path):
+    """An agent may send any string; the store writes a lone surrogate as its escape, which the
+    fast parser refuses and the standard one reads."""
+    copy = tmp_path / "ws"
+    shutil.copytree(runs["ws"], copy)
+    lines = (copy / "trials.jsonl").read_text().splitlines()
+    record = json.loads(lines[0])
+    record["error"] = "\udc80 from an agent"
+    lines[0] = json.dumps(record)  # ensure_ascii: "\\udc80"
+    (copy / "trials.jsonl").write_text("\n".join(lines) + "\n")
+    client = TestClient(build_app(TrialIndex(open_runs([copy]))), base_url="http://127.0.0.1")
+    assert trials(client, limit=1000)["total"] == len(lines)
+    assert trial(client, "ws", record["unit_id"])["record"]["error"] == "\udc80 from an agent"

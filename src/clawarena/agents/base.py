@@ -52,10 +52,11 @@ class AgentSession:
     def now_iso(self) -> str:
         return self._gateway.world.clock.iso()
 
-    def record_model_call(self, record: dict[str, Any]) -> LedgerEvent:
+    def record_model_call(self, record: dict[str, Any], decides: bool = True) -> LedgerEvent:
         """One model call into the ledger (a `model_call` event): tokens and cost, and, where the agent
-        gives them, references to its context and reply (`put_content`)."""
-        return self._gateway.record_model_call(self.agent_id, record)
+        gives them, references to its context and reply (`put_content`). `decides`: the calls that
+        follow come from its reply (False for a harness's usage, reported after its turn)."""
+        return self._gateway.record_model_call(self.agent_id, record, decides)
 
     def put_content(self, value: Any) -> str:
         """Store a value once in the trial's content table; the reference goes into an event's payload."""

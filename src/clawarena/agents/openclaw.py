@@ -321,7 +321,8 @@ class OpenClawAgent:
             cost_usd=self.config.price.cost(tin, tout), finish_reason=str(envelope.get("status") or "error"),
             latency_ms=round(seconds * 1000, 1),
         )  # fmt: skip
-        session.record_model_call(record.model_dump())
+        reply = session.put_content({"role": "assistant", "content": str(envelope.get("final") or "")})  # what the turn ended with
+        session.record_model_call({**record.model_dump(), "response": reply}, decides=False)
         self.tokens += tin + tout
         budget = self.config.budget
         if budget.max_tokens is not None and self.tokens > budget.max_tokens:

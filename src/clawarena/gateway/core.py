@@ -182,12 +182,15 @@ class Gateway:
         self.cursors[agent_id] = [ev.id]
         self.steps.pop(agent_id, None)
 
-    def record_model_call(self, agent_id: str, record: dict[str, Any]) -> LedgerEvent:
-        """One model call of the agent. Every call its reply makes names it as a parent, so the trace
-        links each tool call to the step that decided it (and the step to what the model had seen)."""
+    def record_model_call(self, agent_id: str, record: dict[str, Any], decides: bool = True) -> LedgerEvent:
+        """One model call of the agent. When it `decides` the calls that follow (a model agent's step),
+        every call its reply makes names it as a parent, so the trace links each tool call to the step
+        that decided it (and the step to what the model had seen). A harness reports its usage after
+        the turn, having made its own model calls: that record decides nothing."""
         ev = self._record(agent_id, "model_call", record, parents=self.cursors.get(agent_id, []))
-        self.cursors[agent_id] = [ev.id]
-        self.steps[agent_id] = ev.id
+        if decides:
+            self.cursors[agent_id] = [ev.id]
+            self.steps[agent_id] = ev.id
         return ev
 
     def _call_parents(self, actor: str) -> list[str]:

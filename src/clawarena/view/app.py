@@ -17,6 +17,7 @@ attack material is text in a trace, rendered as text, never as markup.
 from __future__ import annotations
 
 from importlib import resources
+import json
 from typing import Any
 
 from fastapi import FastAPI, Request
@@ -40,8 +41,16 @@ def _static(name: str) -> bytes:
     return resources.files("clawarena.view").joinpath("static", name).read_bytes()
 
 
+class AsciiJSON(JSONResponse):
+    """JSON with non-ASCII escaped: an agent may write any string, a lone surrogate included, which a
+    UTF-8 encoder refuses and the escape `\\udc80` carries (JSON.parse reads it)."""
+
+    def render(self, content: Any) -> bytes:
+        return json.dumps(content, ensure_ascii=True, separators=(",", ":")).encode("ascii")
+
+
 def _error(status: int, message: str) -> JSONResponse:
-    return JSONResponse({"error": message}, status_code=status)
+    return AsciiJSON({"error": message}, status_code=status)
 
 
 def _int(params: dict[str, str], name: str, default: int) -> int:
@@ -61,7 +70,7 @@ def query_of(params: dict[str, str]) -> Query:
 
 
 def build_app(index: TrialIndex, hosts: list[str] | None = None) -> FastAPI:
-    app = FastAPI(title="clawarena view", docs_url=None, redoc_url=None, openapi_url=None)
+    app = FastAPI(title="clawarena view", docs_url=None, redoc_url=None, openapi_url=None, default_response_class=AsciiJSON)
     app.add_middleware(TrustedHostMiddleware, allowed_hosts=hosts or ["127.0.0.1", "localhost"])
     page = _static("index.html")
 
@@ -116,7 +125,10 @@ def build_app(index: TrialIndex, hosts: list[str] | None = None) -> FastAPI:
         if problem:
             return problem
         folder = index.runs[run]
-        record = folder.records[unit]
+        try:
+            record = folder.record(unit)
+        except (OSError, ValueError) as exc:  # trials.jsonl changed under the viewer
+            return _error(409, f"trial {unit}: its record cannot be read again ({exc}); restart the viewer")
         try:
             data = trial_page(record, folder.trace(unit), folder.store.content)
         except (KeyError, TypeError, ValueError, AttributeError, ValidationError) as exc:  # a trace edited or cut by hand

@@ -1,8 +1,8 @@
 """The trial list: every run folder's trials.jsonl read once into light rows, filtered, sorted and
 paged on the server, so a 10,000-trial run opens in well under two seconds (`docs/benchmarks.md`).
 
-A row is read with `json.loads`, not the record model: the list needs a dozen fields, and the
-trial page reads the full record and trace when it is opened. The store's rules hold: the newest
+A row is read with orjson, not the record model: the list needs a dozen fields, and keeps only
+where each record's line starts; the trial page reads the record and its trace when it is opened. The store's rules hold: the newest
 line of a unit wins, a corrupt line is skipped with a warning.
 """
 
@@ -10,18 +10,20 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
+from operator import attrgetter
 from pathlib import Path
 from typing import Any
 
+import orjson
 from pydantic import ValidationError
 
 from clawarena.records import TrialRecord
-from clawarena.runner.judging import load_judgments
-from clawarena.runner.jsonl import scan_jsonl
 from clawarena.runner.store import RunStore, RunStoreError
 from clawarena.view.links import unique_label
+
+JUDGMENTS_FILE = "judgments.jsonl"  # runner.judging.JUDGMENTS_FILE (not imported: see _disagreements)
 
 
 class ViewError(Exception):
@@ -65,14 +67,20 @@ class RunFolder:
     store: RunStore
     meta: dict[str, Any]
     rows: list[TrialRow] = field(default_factory=list)
-    records: dict[str, dict[str, Any]] = field(default_factory=dict)  # unit -> its record as stored
+    offsets: dict[str, int] = field(default_factory=dict)  # unit -> where its record's line starts in trials.jsonl
     warnings: list[str] = field(default_factory=list)
+
+    def record(self, unit: str) -> dict[str, Any]:
+        """The unit's record as stored, read when its page is opened (the list keeps only its row)."""
+        with open(self.store.trials_path, "rb") as fh:
+            fh.seek(self.offsets[unit])
+            return _loads(fh.readline())
 
     def trace(self, unit: str) -> dict[str, Any]:
         """The unit's trace, whole; a trace that cannot be read is shown as its error."""
         try:
-            return self.store.read_trace(TrialRecord.model_validate(self.records[unit]))
-        except (RunStoreError, ValidationError) as exc:
+            return self.store.read_trace(TrialRecord.model_validate(self.record(unit)))
+        except (RunStoreError, ValidationError, ValueError) as exc:
             return {"error": str(exc)}
 
     def summary(self) -> dict[str, Any]:
@@ -82,29 +90,54 @@ class RunFolder:
                 "warnings": list(self.warnings)}  # fmt: skip
 
 
-def _record_line(line: bytes) -> dict[str, Any]:
-    data = json.loads(line)
-    if not isinstance(data, dict) or not isinstance(data.get("unit_id"), str):
-        raise ValueError("not a trial record (no unit_id)")
-    return data
+def _loads(line: bytes) -> Any:
+    """orjson (a third of json's time on a record); json for what orjson refuses, such as the escape of
+    a lone surrogate an agent once sent, which the store writes and json reads back."""
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError:
+        return json.loads(line)
+
+
+def _lines(path: Path) -> Iterator[tuple[int, int, bytes]]:
+    """(line number, byte offset, line) of each non-empty line; a last line without its newline too."""
+    data = path.read_bytes() if path.exists() else b""
+    offset = 0
+    for number, line in enumerate(data.split(b"\n"), start=1):
+        if line.strip():
+            yield number, offset, line
+        offset += len(line) + 1
 
 
 def _disagreements(root: Path, warnings: list[str]) -> set[str]:
-    out = set()
-    for j in load_judgments(root, on_warning=warnings.append):
-        if j.status == "scored" and j.verdict is not None and j.verdict.harm != j.deterministic_harm:
-            out.add(j.unit_id)
-    return out
+    """Trials where some judge's harm verdict differs from the detector's. judgments.jsonl read as
+    `runner.judging.load_judgments` reads it (the newest line of each question wins), without its
+    models: the judging package costs the viewer's start more than the whole list."""
+    path = Path(root) / JUDGMENTS_FILE
+    latest: dict[tuple[str, str, str, str], dict[str, Any]] = {}
+    for number, _, line in _lines(path):
+        try:
+            j = _loads(line)
+            key = (j["unit_id"], j["surface"], j["judge"], j["prompt_version"])
+        except (ValueError, KeyError, TypeError):
+            warnings.append(f"{path}: line {number} is not a judgment: skipped")
+            continue
+        latest.pop(key, None)
+        latest[key] = j
+    return {
+        j["unit_id"] for j in latest.values()
+        if j.get("status") == "scored" and isinstance(j.get("verdict"), dict) and j["verdict"].get("harm") != j.get("deterministic_harm")
+    }  # fmt: skip
 
 
 def _row(label: str, number: int, r: dict[str, Any], disagree: set[str]) -> TrialRow:
     harm = tuple(sorted(s for s, hit in (r.get("harm") or {}).items() if hit))
-    variant = str(r.get("variant", ""))
+    vector = str(r.get("vector") or "")
     return TrialRow(
-        run=label, unit=r["unit_id"], scenario=str(r.get("scenario_id", "")), task=str(r.get("task_id", "")), variant=variant,
+        run=label, unit=r["unit_id"], scenario=str(r.get("scenario_id", "")), task=str(r.get("task_id", "")), variant=str(r.get("variant", "")),
         agent=str(r.get("agent", "")), condition=str(r.get("condition", "")), trial=int(r.get("trial", 0)), suite=str(r.get("suite", "")),
-        domain=str(r.get("domain", "")), vector=str(r.get("vector", "")), outcome=str(r.get("outcome", "")),
-        utility=float(r.get("utility", 0.0)), harmed=bool(r.get("harmed")), harm=harm, attacked=bool(r.get("vector")),
+        domain=str(r.get("domain", "")), vector=vector, outcome=str(r.get("outcome", "")),
+        utility=float(r.get("utility", 0.0)), harmed=bool(r.get("harmed")), harm=harm, attacked=bool(vector),
         attributed=bool(r.get("attack_caused")), disagree=r["unit_id"] in disagree, exposures=int(r.get("exposures", 0)),
         tool_calls=int(r.get("tool_calls", 0)), turns=int(r.get("turns", 0)), line=number,
     )  # fmt: skip
@@ -122,20 +155,25 @@ def open_run(path: Path, label: str) -> RunFolder:
     except RunStoreError as exc:
         raise ViewError(f"RUN-DIR: {exc}") from None
     folder = RunFolder(label, store, meta, warnings=warnings)
-    scan = scan_jsonl(store.trials_path, _record_line)
-    for bad in scan.corrupt:
-        warnings.append(f"{store.trials_path}: line {bad.number} is not a trial record ({bad.problem}): skipped")
     disagree = _disagreements(store.root, warnings)
-    latest: dict[str, tuple[int, dict[str, Any]]] = {}
-    for number, item in enumerate(scan.items, start=1):
-        latest.pop(item["unit_id"], None)  # a retried unit appends a newer line; the newest wins
-        latest[item["unit_id"]] = (number, item)
-    for number, item in latest.values():
+    latest: dict[str, tuple[int, int, dict[str, Any]]] = {}
+    for number, offset, line in _lines(store.trials_path):
+        try:
+            item = _loads(line)
+            unit = item["unit_id"]
+            if not isinstance(unit, str):
+                raise TypeError("unit_id is not a string")
+        except (ValueError, KeyError, TypeError) as exc:
+            warnings.append(f"{store.trials_path}: line {number} is not a trial record ({exc}): skipped")
+            continue
+        latest.pop(unit, None)  # a retried unit appends a newer line; the newest wins
+        latest[unit] = (number, offset, item)
+    for unit, (number, offset, item) in latest.items():
         try:
             folder.rows.append(_row(label, number, item, disagree))
-            folder.records[item["unit_id"]] = item
-        except (TypeError, ValueError) as exc:
-            warnings.append(f"{store.trials_path}: record {item['unit_id']}: {exc}: skipped")
+            folder.offsets[unit] = offset
+        except (TypeError, ValueError, AttributeError) as exc:
+            warnings.append(f"{store.trials_path}: line {number}: {exc}: skipped")
     return folder
 
 
@@ -159,34 +197,37 @@ def open_runs(paths: Iterable[Path]) -> dict[str, RunFolder]:
 
 # ---- filters ------------------------------------------------------------------------------------
 
-YES_NO = {"yes": True, "no": False}
-
-
 @dataclass(frozen=True)
 class Filter:
-    """A list filter: the values a row offers, and whether a row matches a chosen value."""
+    """A list filter: the value a row has (or, with `many`, the values), matched against the one chosen."""
 
-    values: Callable[[TrialRow], Iterable[str]]
+    value: Callable[[TrialRow], Any]
+    many: bool = False  # `value` gives several (a trial harms several surfaces)
 
     def matches(self, row: TrialRow, wanted: str) -> bool:
-        return wanted in set(self.values(row))
+        return wanted in self.value(row) if self.many else self.value(row) == wanted
+
+    def count(self, rows: list[TrialRow]) -> Counter[str]:
+        if self.many:
+            return Counter(v for r in rows for v in self.value(r))
+        return Counter(map(self.value, rows))
 
 
 def _yes_no(flag: Callable[[TrialRow], bool]) -> Filter:
-    return Filter(lambda r: ["yes" if flag(r) else "no"])
+    return Filter(lambda r: "yes" if flag(r) else "no")
 
 
 FILTERS: dict[str, Filter] = {
-    "run": Filter(lambda r: [r.run]),
-    "agent": Filter(lambda r: [r.agent]),
-    "condition": Filter(lambda r: [r.condition]),
-    "suite": Filter(lambda r: [r.suite]),
-    "domain": Filter(lambda r: [r.domain]),
-    "vector": Filter(lambda r: [r.vector or "benign"]),
-    "outcome": Filter(lambda r: [r.outcome]),
-    "harm": Filter(lambda r: [*r.harm, "any"] if r.harmed else ["none"]),
-    "attributed": _yes_no(lambda r: r.attributed),
-    "disagree": _yes_no(lambda r: r.disagree),
+    "run": Filter(attrgetter("run")),
+    "agent": Filter(attrgetter("agent")),
+    "condition": Filter(attrgetter("condition")),
+    "suite": Filter(attrgetter("suite")),
+    "domain": Filter(attrgetter("domain")),
+    "vector": Filter(lambda r: r.vector or "benign"),
+    "outcome": Filter(attrgetter("outcome")),
+    "harm": Filter(lambda r: (*r.harm, "any") if r.harmed else ("none",), many=True),
+    "attributed": _yes_no(attrgetter("attributed")),
+    "disagree": _yes_no(attrgetter("disagree")),
 }
 SORT_KEYS = ("run", "unit", "scenario", "agent", "condition", "suite", "domain", "vector", "outcome", "utility", "harmed",
              "attributed", "exposures", "tool_calls", "turns", "line")  # fmt: skip
@@ -222,7 +263,7 @@ class TrialIndex:
     def __post_init__(self) -> None:
         self.rows = [r for run in self.runs.values() for r in run.rows]
         self.by_unit = {(r.run, r.unit): r for r in self.rows}
-        self.facets = {name: dict(sorted(Counter(v for r in self.rows for v in f.values(r)).items())) for name, f in FILTERS.items()}
+        self.facets = {name: dict(sorted(f.count(self.rows).items())) for name, f in FILTERS.items()}
 
     def select(self, query: Query) -> dict[str, Any]:
         text = query.text.lower()

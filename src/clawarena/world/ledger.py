@@ -141,15 +141,16 @@ class Ledger:
         return [e for e in self._events if e.id in ids]
 
     def step_of(self, event_id: str) -> LedgerEvent | None:
-        """The agent step that decided an event: the nearest `model_call` among its ancestors of the
-        same actor, else the `turn_start` of the turn it happened in (scripted agents think in turns)."""
+        """The agent step that decided an event: the model call among its parents (the gateway links
+        each call to the model call whose reply made it), else the `turn_start` of the turn it
+        happened in (scripted agents, and harnesses, which make their own model calls)."""
         event = self._by_id[event_id]
-        same = [self._by_id[i] for i in self.ancestors(event_id) if self._by_id[i].actor == event.actor]
-        for kind in ("model_call", "turn_start"):
-            found = [e for e in same if e.kind == kind]
-            if found:
-                return max(found, key=lambda e: e.seq)
-        return None
+        for pid in event.parents:
+            parent = self._by_id[pid]
+            if parent.kind == "model_call" and parent.actor == event.actor:
+                return parent
+        starts = [self._by_id[i] for i in self.ancestors(event_id) if self._by_id[i].kind == "turn_start" and self._by_id[i].actor == event.actor]
+        return max(starts, key=lambda e: e.seq) if starts else None
 
     def dump(self) -> list[dict[str, Any]]:
         return [_dumped(e) for e in self._events]

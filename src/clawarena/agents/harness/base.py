@@ -325,7 +325,9 @@ class HarnessAgent:
             provider=self.name, model=f"{self.config.provider}/{self.config.model}", input_tokens=tin, output_tokens=tout,
             cost_usd=self.config.price.cost(tin, tout), finish_reason="stop" if transcript.ok else "error", latency_ms=round(seconds * 1000, 1),
         )  # fmt: skip
-        session.record_model_call(record.model_dump())
+        # The harness makes its own model calls; the trace keeps what this turn ended with (its reply).
+        reply = session.put_content({"role": "assistant", "content": transcript.final})
+        session.record_model_call({**record.model_dump(), "response": reply}, decides=False)
         self.tokens += tin + tout
 
     def _record_shell(self, session: AgentSession, turn: TurnInput, runs: list[ShellRun], token: str) -> None:
