@@ -66,6 +66,7 @@ class TrialRecord(BaseModel):
     risk_target: str = ""  # for coverage C: the task's risk leaf, else `surface:channel` ('' when benign)
     progress: bool | None = None  # some utility check passed (None in runs older than this field)
     governance: dict[str, int] = Field(default={}, description="policy decisions: total, denied, approved")
+    defense: dict[str, int] = Field(default={}, description="what the condition's defenses did, as 'defense:action' counts (docs/defenses.md)")
     # Harness and model are separate axes ('' in runs older than these fields): the same model can be
     # compared across harnesses, paired by scenario and seed.
     harness: str = Field(default="", description="what drove the model: scripted, direct, openclaw, claude-code, codex, gemini-cli")

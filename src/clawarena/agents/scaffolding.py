@@ -26,19 +26,45 @@ Execution:
 
 
 class Condition(Strict):
+    """A trial's levers: skills, meta, and the defense stack (docs/defenses.md), in its id as
+    `skills-on__meta-off` or `skills-off__meta-off__defense-policy-monitor+spotlight`. Defenses are
+    kept sorted, so a stack pairs with itself whatever order it was named in."""
+
     skills: bool = False
     meta: bool = False
+    defenses: tuple[str, ...] = ()
 
     @property
     def id(self) -> str:
-        return f"skills-{'on' if self.skills else 'off'}__meta-{'on' if self.meta else 'off'}"
+        base = f"skills-{'on' if self.skills else 'off'}__meta-{'on' if self.meta else 'off'}"
+        return base + (f"__defense-{'+'.join(self.defenses)}" if self.defenses else "")
+
+    @property
+    def undefended(self) -> "Condition":
+        """The same levers with no defense: what a defended condition is compared against."""
+        return Condition(skills=self.skills, meta=self.meta)
+
+    def defended(self, defenses: tuple[str, ...]) -> "Condition":
+        """The same levers behind `defenses` (a parsed stack, `parse_stack`)."""
+        return Condition(skills=self.skills, meta=self.meta, defenses=tuple(sorted(set(defenses))))
 
     @classmethod
     def parse(cls, text: str) -> "Condition":
         parts = dict(p.split("-", 1) for p in text.split("__") if "-" in p)
-        if set(parts) != {"skills", "meta"} or not set(parts.values()) <= {"on", "off"}:
-            raise ValueError(f"--conditions: {text!r} is not a condition id like 'skills-on__meta-off'")
-        return cls(skills=parts["skills"] == "on", meta=parts["meta"] == "on")
+        levers = {k: v for k, v in parts.items() if k != "defense"}
+        if len(parts) != len(text.split("__")) or set(levers) != {"skills", "meta"} or not set(levers.values()) <= {"on", "off"}:
+            raise ValueError(f"--conditions: {text!r} is not a condition id like 'skills-on__meta-off' (or with '__defense-NAME+NAME')")
+        defenses = tuple(d for d in parts.get("defense", "").split("+") if d)
+        if "defense" in parts and not defenses:
+            raise ValueError(f"--conditions: {text!r} names no defense after 'defense-'")
+        if defenses:
+            from clawarena.agents.defenses import DefenseError, parse_stack
+
+            try:
+                defenses = parse_stack(",".join(defenses))
+            except DefenseError as exc:
+                raise ValueError(f"--conditions: {text!r}: {str(exc).removeprefix('--defense: ')}") from None
+        return cls(skills=levers["skills"] == "on", meta=levers["meta"] == "on", defenses=tuple(sorted(defenses)))
 
 
 GRID = [Condition(skills=s, meta=m) for s in (False, True) for m in (False, True)]

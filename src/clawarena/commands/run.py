@@ -34,14 +34,26 @@ OnOff = Literal["on", "off"]
 PolicyModeChoice = Literal["monitor", "enforce"]  # world.policy.POLICY_MODES
 
 
-def conditions_of(skills: str, meta: str, conditions: str | None) -> list[str]:
+def conditions_of(skills: str, meta: str, conditions: str | None, defenses: list[str] | None = None) -> list[str]:
+    """The run's condition ids. With `--defense` (repeatable, each a stack NAME[,NAME...]), every
+    condition runs undefended and behind each stack, so each defense pairs with no defense."""
+    from clawarena.agents.defenses import DefenseError, parse_stack
     from clawarena.agents.scaffolding import GRID, Condition
 
     if conditions is None:
-        return [Condition(skills=skills == "on", meta=meta == "on").id]
-    if conditions.strip() == "grid":
-        return [c.id for c in GRID]
-    return [Condition.parse(c).id for c in split([conditions])]
+        base = [Condition(skills=skills == "on", meta=meta == "on")]
+    elif conditions.strip() == "grid":
+        base = list(GRID)
+    else:
+        base = [Condition.parse(c) for c in split([conditions])]
+    if not defenses:
+        return [c.id for c in base]
+    try:
+        stacks = [()] + [parse_stack(d) for d in defenses]
+    except DefenseError as exc:
+        raise ValueError(str(exc)) from None
+    arms = [c.undefended.defended(stack) if stack else c for c in base for stack in stacks]
+    return list(dict.fromkeys(c.id for c in arms))
 
 
 def summary_table(records: Iterable[Any], title: str = "clawarena summary", judged_attack: Any = None) -> Table:
@@ -156,6 +168,7 @@ def resume_conflicts(ctx: typer.Context, stored: Any, resume: Path, options: dic
         Given("--seed", "seed", options["seed"], stored.seed),
         Given("--task", "task", split(options["task"]), stored.tasks),
         Given("--base-url", "base_url", options["base_url"], stored.base_url),
+        Given("--detector", "detector", options["detector"], stored.detector),
         Given("--models", "models", _resolved(options["models"]), _resolved(stored.models_file)),
         Given("--run-id", "run_id", options["run_id"], resume.name),
     ]
@@ -166,9 +179,9 @@ def resume_conflicts(ctx: typer.Context, stored: Any, resume: Path, options: dic
     ]
     if _given(ctx, "runs_dir") and Path(options["runs_dir"]).resolve() != resume.resolve().parent:
         problems.append(f"--runs-dir: the run folder is {resume}, not under {options['runs_dir']}")
-    levers = [f for f, p in (("--skills", "skills"), ("--meta", "meta"), ("--conditions", "conditions")) if _given(ctx, p)]
+    levers = [f for f, p in (("--skills", "skills"), ("--meta", "meta"), ("--conditions", "conditions"), ("--defense", "defense")) if _given(ctx, p)]
     if levers:
-        wanted = conditions_of(options["skills"], options["meta"], options["conditions"])
+        wanted = conditions_of(options["skills"], options["meta"], options["conditions"], options["defense"])
         if wanted != stored.conditions:
             problems.append(f"{'/'.join(levers)}: the run was made with conditions {','.join(stored.conditions)}, not {','.join(wanted)}")
     return problems
@@ -196,6 +209,8 @@ def run(
     skills: OnOff = typer.Option("off", "--skills", help="tier-1 skill text in the prompt and a read_skill tool"),
     meta: OnOff = typer.Option("off", "--meta", help="the meta prompt of safety and execution rules"),
     conditions: Optional[str] = typer.Option(None, "--conditions", metavar="IDS", help="'grid' for the 2x2 skills x meta grid, or condition ids such as skills-on__meta-off,... (instead of --skills/--meta)"),
+    defense: Optional[list[str]] = typer.Option(None, "--defense", metavar="NAME[,NAME...]", help="a defense stack to run every condition behind, besides no defense (repeatable: each stack is compared with no defense): spotlight[:datamark|delimit|encode], tool-filter[:K], policy-monitor, injection-detector, confirm-writes[:send]; see docs/defenses.md"),
+    detector: Optional[str] = typer.Option(None, "--detector", metavar="SPEC", help="the injection-detector defense's model: openai:MODEL, anthropic:MODEL, model:NAME (from --models)"),
     output: OutputFormat = typer.Option("table", "--format", help=FORMAT_HELP),
     judge_specs: Optional[list[str]] = typer.Option(None, "--judge", metavar="SPEC", help="judge the attacked and safety trials after the run (as `clawarena judge` does), repeatable: openai:MODEL, anthropic:MODEL, model:NAME (from --models)"),
 ) -> None:
@@ -219,7 +234,8 @@ def run(
             except RunStoreError as exc:
                 fail(f"--resume: {exc}")
             typed = dict(suite=suite, agent=agent, trials=trials, seed=seed, task=task, base_url=base_url, models=models,
-                         run_id=run_id, runs_dir=runs_dir, skills=skills, meta=meta, conditions=conditions, policy_mode=policy_mode)  # fmt: skip
+                         run_id=run_id, runs_dir=runs_dir, skills=skills, meta=meta, conditions=conditions, policy_mode=policy_mode,
+                         defense=defense, detector=detector)  # fmt: skip
             conflicts = resume_conflicts(ctx, config, resume, typed)
             if conflicts:
                 fail("; ".join(conflicts) + " (--resume keeps the stored options; start a new run to change them)")
@@ -234,7 +250,7 @@ def run(
             config = RunConfig(
                 suite=suite, agents=agents, roles=roles, policy_mode=policy_mode, evidence_events=evidence_events, trials=trials, seed=seed, workers=workers or default_workers(),
                 max_concurrency=max_concurrency, executor=executor, tasks=split(task), base_url=base_url, models_file=str(models) if models else None,
-                conditions=conditions_of(skills, meta, conditions),
+                conditions=conditions_of(skills, meta, conditions, defense), detector=detector,
             )  # fmt: skip
         check_executor(config.executor)
         plan = plan_run(config)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from clawarena.gateway import governance as gov
+from clawarena.gateway.guards import CallGuard, CallReview, GuardVerdict
 from clawarena.gateway.network import Network
 from clawarena.gateway.peer import GATEWAY_TOOLS, PeerContext, read_skill
 from clawarena.services.base import Delivery, Service, ServiceContext, ServiceError
@@ -90,6 +91,8 @@ class Gateway:
         self.network = Network(self)
         self.deferring = False  # a simultaneous round: agents' writes wait for the round's end
         self._deferred: list[_Deferred] = []
+        self.guards: dict[str, list[CallGuard]] = {}  # agent -> the call guards its defenses installed
+        self.monitored: set[str] = set()  # agents under the policy reference monitor: what a policy denies is refused
 
     # ---- ledger helpers ---------------------------------------------------------
     def _record(self, actor: str, kind: str, payload: dict[str, Any], parents: Iterable[str] = (), taint: Iterable[str] = ()) -> LedgerEvent:
@@ -198,6 +201,30 @@ class Gateway:
         step = self.steps.get(actor)
         return [*self.cursors.get(actor, []), *([step] if step else [])]
 
+    def add_guard(self, agent_id: str, guard: CallGuard) -> None:
+        """A defense's check on every call of the agent (gateway/guards.py)."""
+        self.guards.setdefault(agent_id, []).append(guard)
+
+    def record_defense(self, agent_id: str, payload: dict[str, Any], parents: Iterable[str] | None = None) -> LedgerEvent:
+        """What a defense did (a `defense` event): screened, marked, flagged, refused, confirmed."""
+        return self._record(agent_id, "defense", payload, parents=self.cursors.get(agent_id, []) if parents is None else parents)
+
+    def _guard(self, actor: str, call: LedgerEvent, review: CallReview, phase: str) -> str | None:
+        """Every guard of the actor on the call at `phase`; the first refusal wins (the rest still see it)."""
+        refusal = None
+        for guard in self.guards.get(actor, ()):
+            verdict: GuardVerdict | None = getattr(guard, phase)(review)
+            if verdict is None:
+                continue
+            payload = {"defense": guard.name, "action": verdict.action, "tool": review.tool.name, "phase": phase}
+            if verdict.detail:
+                payload["detail"] = verdict.detail
+            if verdict.refusal is not None:
+                payload["refusal"] = verdict.refusal
+                refusal = refusal or f"{guard.name}: {verdict.refusal}"
+            self._record(actor, "defense", payload, parents=[call.id])
+        return refusal
+
     def record_shell_command(self, agent_id: str, payload: dict[str, Any] | ShellCommand) -> LedgerEvent:
         """A command a sandboxed harness ran; the payload is validated (an unknown field is an error)."""
         command = ShellCommand.model_validate(payload)
@@ -277,6 +304,11 @@ class Gateway:
             if wire_only:
                 self.malformed_calls[actor] = self.malformed_calls.get(actor, 0) + 1
                 return self._fail(actor, call, 400, f"invalid arguments for {tool_name}: {', '.join(wire_only)}: unknown argument (not in the tool's schema)")
+        guarded = actor in self.guards
+        if guarded:
+            refusal = self._guard(actor, call, CallReview(actor, tool_, args), "before")
+            if refusal is not None:
+                return self._fail(actor, call, 403, refusal, kind="refused")
         approvals: list[dict[str, Any]] = []
         if self.world.policy is not None:
             try:
@@ -310,6 +342,11 @@ class Gateway:
             if refusal is not None:  # enforced: the content never leaves, the call's writes are undone
                 self._rollback(savepoint)
                 return self._fail(actor, call, 403, refusal, kind="refused")
+        if guarded:
+            refusal = self._guard(actor, call, CallReview(actor, tool_, args, tuple(ctx.deliveries)), "after")
+            if refusal is not None:  # nothing is committed and nothing leaves
+                self._rollback(savepoint)
+                return self._fail(actor, call, 403, refusal, kind="refused")
         for approval in approvals:  # spent by the call a policy needed it for
             approvals_rule.use(self.world.store, approval, call.id)
         changes = self.world.store.drain_changes()
@@ -325,14 +362,16 @@ class Gateway:
         return ToolOutcome(ok=True, result=result, call_id=call.id, result_id=result_ev.id)
 
     # ---- governance: every call and every flow decided by the task's policies ---------------
-    def _enforcing(self, decision: PolicyDecision) -> bool:
-        return self.options.policy_mode == "enforce" or decision.enforced
+    def _enforcing(self, decision: PolicyDecision, actor: str) -> bool:
+        """A denial is refused in enforce mode, for an enforced policy, or for an agent under the
+        policy-monitor defense (the same engine as a reference monitor for that agent alone)."""
+        return self.options.policy_mode == "enforce" or decision.enforced or actor in self.monitored
 
     def _record_decision(self, actor: str, parent: str, request: PolicyRequest, decision: PolicyDecision, outcome: str, **extra: Any) -> LedgerEvent:
         payload = {
             "principal": request.principal, "action": request.action, "resource": f"{request.resource.type}::{request.resource.id}",
             "owner": request.resource.attrs.get("owner", ""), "decision": outcome, "policies": decision.names(),
-            "mode": self.options.policy_mode, "enforced": outcome == "deny" and self._enforcing(decision), **extra,
+            "mode": self.options.policy_mode, "enforced": outcome == "deny" and self._enforcing(decision, actor), **extra,
         }  # fmt: skip
         if decision.errors:
             payload["errors"] = list(decision.errors)
@@ -352,8 +391,8 @@ class Gateway:
         reason = f"needs an approval from {', '.join(lifted.missing)}" if decision.needs_approval_only else "forbidden by policy"
         ev = self._record_decision(actor, call.id, request, decision, "deny", tool=tool_.name, group=tool_.action, reason=reason)
         for statement in decision.determining or ():
-            self._record(actor, "policy_violation", {"rule": statement.name, "tool": tool_.name, "reason": reason, "enforced": self._enforcing(decision)}, parents=[ev.id])
-        if self._enforcing(decision):
+            self._record(actor, "policy_violation", {"rule": statement.name, "tool": tool_.name, "reason": reason, "enforced": self._enforcing(decision, actor)}, parents=[ev.id])
+        if self._enforcing(decision, actor):
             names = ", ".join(decision.names()) or "default deny"
             return _CallVerdict(refusal=f"policy {names}: {tool_.name} {reason}")
         return _CallVerdict()
@@ -381,8 +420,8 @@ class Gateway:
                     ev = self._record_decision(actor, call.id, request, decision, outcome, recipient=recipient.to, channel=d.channel)
                     if not decision.allowed:
                         for statement in decision.determining:
-                            self._record(actor, "policy_violation", {"rule": statement.name, "tool": call.payload["tool"], "reason": f"{request.resource.id} to {recipient.to}", "enforced": self._enforcing(decision)}, parents=[ev.id])
-                        if self._enforcing(decision) and refusal is None:
+                            self._record(actor, "policy_violation", {"rule": statement.name, "tool": call.payload["tool"], "reason": f"{request.resource.id} to {recipient.to}", "enforced": self._enforcing(decision, actor)}, parents=[ev.id])
+                        if self._enforcing(decision, actor) and refusal is None:
                             names = ", ".join(decision.names()) or "default deny"
                             refusal = f"policy {names}: {request.resource.type} {request.resource.id} may not go to {recipient.to}"
         return refusal

@@ -10,7 +10,7 @@ from typing import Any
 
 from clawarena.agents.registry import SCRIPTED_HARNESS, agent_kind, agent_model
 from clawarena.agents.scaffolding import Condition
-from clawarena.llm.config import ModelConfig, ModelConfigError, load_models
+from clawarena.llm.config import ModelConfig, ModelConfigError, load_models, resolve
 from clawarena.llm.preflight import check_endpoint
 from clawarena.records import TrialRecord
 from clawarena.runner.executors import EXECUTORS
@@ -58,7 +58,10 @@ def plan_run(config: RunConfig) -> RunPlan:
     if unknown:
         known = sorted({role_of(s, a.id) for s in scenarios for a in s.task.agents})
         raise SpecError([f"--agent: no delegate agent plays role {unknown[0]!r} in the selected scenarios (roles: {', '.join(known)})"])
-    conditions = [Condition.parse(c).id for c in config.conditions]
+    parsed = [Condition.parse(c) for c in config.conditions]
+    if config.detector is None and any(d.split(":")[0] == "injection-detector" for c in parsed for d in c.defenses):
+        raise ModelConfigError("--defense injection-detector needs a detector model: --detector openai:MODEL (or anthropic:MODEL, model:NAME)")
+    conditions = [c.id for c in parsed]
     units = [
         WorkUnit(
             scenario_id=s.id, agent=agent, condition=cond, trial=t, seed=derive_seed(config.seed, s.id, t),
@@ -81,6 +84,8 @@ def model_endpoints(config: RunConfig) -> dict[str, ModelConfig]:
         model = agent_model(agent, models, config.base_url)
         if model is not None:
             out[agent] = model
+    if config.detector:
+        out[f"--detector {config.detector}"] = detector_model(config, models)
     return out
 
 
@@ -95,12 +100,22 @@ def preflight(config: RunConfig, check: Callable[[ModelConfig, str], None] = che
             check(model, agent)
 
 
+def detector_model(config: RunConfig, models: dict[str, ModelConfig] | None) -> ModelConfig:
+    """The injection-detector defense's model endpoint (`--detector`); errors name the flag."""
+    try:
+        return resolve(str(config.detector).strip(), models, config.base_url)
+    except ModelConfigError as exc:
+        raise ModelConfigError(str(exc).replace("--agent", "--detector", 1)) from None
+
+
 def agent_options(config: RunConfig) -> dict[str, Any]:
     options: dict[str, Any] = {}
     if config.base_url:
         options["base_url"] = config.base_url
     if config.models_file:
         options["models"] = load_models(config.models_file)
+    if config.detector:
+        options["detector"] = detector_model(config, options.get("models"))
     return options
 
 

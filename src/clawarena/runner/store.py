@@ -44,6 +44,7 @@ class RunConfig(Strict):
     roles: dict[str, str] = {}  # role -> agent for the delegate agents that play it (`--agent ROLE=AGENT`)
     policy_mode: Literal["monitor", "enforce"] = "monitor"
     evidence_events: int = Field(default=200, ge=1)  # the evidence packet's bound (events kept per trial)
+    detector: str | None = None  # the injection-detector defense's model (`--detector SPEC`)
 
 
 class RunStoreError(Exception):

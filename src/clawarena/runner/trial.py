@@ -8,7 +8,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from clawarena.agents.base import AgentSetup
+from clawarena.agents.base import Agent, AgentSetup
+from clawarena.agents.defenses import DefendedAgent, DefenseSetup, DefenseStack, needs_reference
 from clawarena.agents.registry import AgentIdentity, agent_identity, make_agent
 from clawarena.agents.scaffolding import META_PROMPT, Condition
 from clawarena.gateway import Gateway, GatewayOptions
@@ -21,7 +22,7 @@ from clawarena.scoring.checks import CheckContext
 from clawarena.scoring.evidence import EvidenceBounds, evidence_packet
 from clawarena.scoring.score import TrialScore, made_progress, score_trial
 from clawarena.services.base import Service
-from clawarena.spec.models import Scenario
+from clawarena.spec.models import AgentSpec, Scenario
 from clawarena.world.build import WorldFactory
 from clawarena.world.world import World
 
@@ -47,6 +48,30 @@ def prompt_sections(gateway: Gateway, agent_id: str, condition: Condition) -> li
     return sections
 
 
+async def reference_recipients(scenario: Scenario, worlds: WorldFactory, services: list[Service], seed: int) -> dict[str, frozenset[str]]:
+    """Whom the task's reference solution delivers to, per agent, in a world of its own: what the
+    principal of the confirm-writes defense expects their agent to send."""
+    world = worlds.build(scenario, seed)
+    gateway = Gateway(world, services)
+    oracles = {a.id: make_agent("oracle", AgentSetup(scenario, a, {})) for a in scenario.task.agents}
+    await run_episode_async(gateway, oracles, scenario.task.turn_cap, scenario.task.schedule)
+    found: dict[str, set[str]] = {}
+    for e in world.ledger.of_kind("delivery"):
+        found.setdefault(e.actor, set()).add(str(e.payload.get("to", "")))
+    return {a: frozenset(r) for a, r in found.items()}
+
+
+def _agent(spec: str, scenario: Scenario, agent: AgentSpec, gateway: Gateway, condition: Condition, seed: int, options: dict[str, Any],
+           expected: frozenset[str] = frozenset()) -> Agent:  # fmt: skip
+    """One delegate agent as the condition plays it: its prompt levers, behind its defenses."""
+    if not condition.defenses:
+        return make_agent(spec, AgentSetup(scenario, agent, {**options, "prompt_sections": prompt_sections(gateway, agent.id, condition)}))
+    setup = DefenseSetup(scenario, agent, detector=options.get("detector"), seed=seed, expected_recipients=expected)
+    stack = DefenseStack.build(condition.defenses, setup)
+    sections = prompt_sections(gateway, agent.id, condition) + stack.prompt_sections()
+    return DefendedAgent(make_agent(spec, AgentSetup(scenario, agent, {**options, "prompt_sections": sections})), stack)
+
+
 def usage_of(world: World) -> dict[str, float]:
     calls = world.ledger.of_kind("model_call")
     if not calls:
@@ -57,6 +82,15 @@ def usage_of(world: World) -> dict[str, float]:
             total[key] += e.payload.get(key, 0)
     total["cost_usd"] = round(total["cost_usd"], 6)
     return total
+
+
+def defense_counts(world: World) -> dict[str, int]:
+    """What the trial's defenses did, as `defense:action` counts (refused, declined, flagged, ...)."""
+    out: dict[str, int] = {}
+    for e in world.ledger.of_kind("defense"):
+        key = f"{e.payload.get('defense', '')}:{e.payload.get('action', '')}"
+        out[key] = out.get(key, 0) + 1
+    return dict(sorted(out.items()))
 
 
 def escalations_of(world: World) -> dict[str, int]:
@@ -142,6 +176,7 @@ def score_world(
         extra=dict(extra or {}),
         principal_outcomes={p.principal: {"utility": p.utility, "passed": p.passed} for p in score.principals},
         governance=governance_counts(world),
+        defense=defense_counts(world),
         progress=made_progress(ctx, score),
     )
     trace = {
@@ -213,10 +248,8 @@ async def run_trial_async(
         condition = Condition.parse(unit.condition)
         gateway = Gateway(world, services, options=GatewayOptions(skills=condition.skills, policy_mode=unit.policy_mode, isolated=isolated))
         specs = agent_specs(unit, scenario)
-        agents = {
-            a.id: make_agent(specs[a.id], AgentSetup(scenario, a, {**(agent_options or {}), "prompt_sections": prompt_sections(gateway, a.id, condition)}))
-            for a in scenario.task.agents
-        }
+        expected = await reference_recipients(scenario, worlds, services, unit.seed) if needs_reference(condition.defenses) else {}
+        agents = {a.id: _agent(specs[a.id], scenario, a, gateway, condition, unit.seed, agent_options or {}, expected.get(a.id, frozenset())) for a in scenario.task.agents}
         t1 = time.perf_counter()
         episode = await run_episode_async(gateway, agents, scenario.task.turn_cap, scenario.task.schedule)
         timings.episode_ms = _ms(t1)

@@ -60,5 +60,6 @@ for _kind, _make in {
     "approval_grant": lambda e: f"approval granted: {clip(e.payload, 80)}",
     "shell_command": lambda e: f"$ {clip(_p(e, 'command'), 90)}",
     "escalation_attempt": lambda e: f"escalation attempt ({_p(e, 'kind')}): {clip(_p(e, 'detail') or e.payload, 70)}",
+    "defense": lambda e: f"defense {_p(e, 'defense')} {_p(e, 'action')}" + (f": {clip(_p(e, 'refusal') or _p(e, 'detail'), 70)}" if _p(e, 'refusal') or _p(e, 'detail') else ""),
 }.items():
     TITLES.register(_kind, _make)

@@ -18,7 +18,7 @@ from clawarena.world.ledger import Ledger, LedgerEvent
 
 MODEL_KINDS = ("instruction", "message", "notification", "approval_request", "approval_decision", "approval_grant",
                "turn_start", "model_call", "turn_end", "shell_command", "escalation_attempt")  # fmt: skip
-CALL_CHILDREN = ("tool_result", "refused", "state_change", "delivery", "exposure", "governance", "policy_violation", "message", "approval_request")
+CALL_CHILDREN = ("tool_result", "refused", "state_change", "delivery", "exposure", "governance", "policy_violation", "message", "approval_request", "defense")
 
 
 def _event(e: LedgerEvent) -> dict[str, Any]:

@@ -35,6 +35,7 @@ EventKind = Literal[
     "model_call",  # one call to a model provider: tokens, cost, retries
     "shell_command",  # a command a sandboxed harness ran (world/harness_events.ShellCommand)
     "escalation_attempt",  # a harness reached for more than its model and MCP endpoints (world/harness_events.EscalationAttempt)
+    "defense",  # what a defense did: a call reviewed, refused or confirmed, content screened or flagged (agents/defenses)
 ]
 
 
